@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The way a request travels is the target list, top to bottom:
+// system-library shims → PagedotsCore (parameters → spec → drawing, pure) →
+// PagedotsRender (drawing → pixels with Cairo, or SVG) → PagedotsPNG (pixels → PNG) →
+// HTTPServer (generic HTTP/1.1 over epoll) → PagedotsService (routes, cache, metrics) →
+// pagedots (the executable).
+let package = Package(
+    name: "pagedots",
+    products: [
+        .executable(name: "pagedots", targets: ["pagedots"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLinux"),
+
+        .target(name: "PagedotsCore"),
+        .target(name: "PagedotsRender", dependencies: ["PagedotsCore", "CCairo"]),
+        .target(name: "PagedotsPNG", dependencies: ["CZlib"]),
+        .target(name: "HTTPServer", dependencies: ["CLinux"]),
+        .target(
+            name: "PagedotsService",
+            dependencies: ["PagedotsCore", "PagedotsRender", "PagedotsPNG", "HTTPServer", "CCrypto"]
+        ),
+        .executableTarget(name: "pagedots", dependencies: ["PagedotsService"]),
+
+        // Test-only helpers shared by the test targets (a PNG decoder, goldens).
+        .target(name: "TestSupport", dependencies: ["CZlib"], path: "Tests/TestSupport"),
+        .testTarget(name: "PagedotsCoreTests", dependencies: ["PagedotsCore"]),
+        .testTarget(
+            name: "PagedotsRenderTests",
+            dependencies: ["PagedotsRender", "PagedotsPNG", "TestSupport"],
+            resources: [.copy("Goldens")]
+        ),
+        .testTarget(name: "PagedotsPNGTests", dependencies: ["PagedotsPNG", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "PagedotsServiceTests", dependencies: ["PagedotsService", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,38 @@
+/// A colour with straight (not premultiplied) 8-bit channels.
+public struct RGBA: Hashable, Sendable {
+    public var red: UInt8
+    public var green: UInt8
+    public var blue: UInt8
+    public var alpha: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+
+    public static let transparent = RGBA(red: 0, green: 0, blue: 0, alpha: 0)
+
+    /// The SPEC's default `color`: iOS system blue.
+    public static let systemBlue = RGBA(red: 0x00, green: 0x7A, blue: 0xFF)
+
+    /// This colour with its alpha multiplied by `factor`, rounded half up
+    /// (opaque × 0.3 → 77), as SPEC.md defines the default `inactive`.
+    public func fading(to factor: Double) -> RGBA {
+        var faded = self
+        faded.alpha = UInt8(min(255, (Double(alpha) * factor + 0.5).rounded(.down)))
+        return faded
+    }
+
+    /// `rrggbbaa` in lowercase hex: the canonical form used in cache keys.
+    public var hex: String {
+        let digits = Array("0123456789abcdef")
+        var text = ""
+        for byte in [red, green, blue, alpha] {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
+        return text
+    }
+}

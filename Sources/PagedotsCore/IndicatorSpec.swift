@@ -1,0 +1,67 @@
+/// How the indicators are laid out and drawn (SPEC.md "style").
+public enum Style: String, CaseIterable, Sendable {
+    case dots, pill, bar, scroll, progress
+}
+
+/// The order of the pages along the row, as `UIPageControl.Direction`.
+public enum Direction: String, CaseIterable, Sendable {
+    case ltr, rtl, ttb, btt
+
+    /// Whether the row runs vertically (the `ltr` image transposed).
+    public var isVertical: Bool { self == .ttb || self == .btt }
+}
+
+/// Whether inactive indicators are filled or drawn as rings.
+public enum Fill: String, CaseIterable, Sendable {
+    case solid, outline
+}
+
+/// The outline of one indicator.
+public enum Shape: String, CaseIterable, Sendable {
+    case circle, square, rounded, diamond, star, heart
+}
+
+/// The encoding of the answer.
+public enum ImageFormat: String, CaseIterable, Sendable {
+    case png, svg
+}
+
+/// A fully validated, normalised description of one indicator image.
+///
+/// Every field is resolved (defaults filled in, `colors` turned into `color`,
+/// `inactive` derived), and fields that the chosen style does not use hold
+/// their defaults, so two requests that draw the same image compare equal and
+/// share one `cacheKey`.
+public struct IndicatorSpec: Hashable, Sendable {
+    public var pages: Int
+    public var current: Int = 0
+    public var style: Style = .dots
+    public var color: RGBA = .systemBlue
+    public var inactive: RGBA = RGBA.systemBlue.fading(to: 0.3)
+    public var background: RGBA = .transparent
+    /// Lengths are in points.
+    public var size: Double = 8
+    public var spacing: Double = 8
+    public var padding: Double = 4
+    /// Pixels per point; always 1 for SVG.
+    public var scale: Int = 1
+    public var direction: Direction = .ltr
+    public var fill: Fill = .solid
+    /// Ring line width in points; the default unless `fill == .outline`.
+    public var stroke: Double = 1
+    public var shape: Shape = .circle
+    /// A fixed canvas in points, after `direction`; nil when fitted.
+    public var width: Double?
+    public var height: Double?
+    public var format: ImageFormat = .png
+    /// `style=scroll` only: how many dots show.
+    public var visible: Int = 7
+    /// `style=progress` only: the filled fraction of the current indicator.
+    public var progress: Double = 0.5
+    /// `style=bar` only: one title per page.
+    public var labels: [String]?
+
+    public init(pages: Int) {
+        self.pages = pages
+    }
+}

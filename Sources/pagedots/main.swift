@@ -1,0 +1,2 @@
+import PagedotsService
+print("pagedots")
