@@ -26,6 +26,8 @@ let package = Package(
             dependencies: ["PagedotsCore", "PagedotsRender", "PagedotsPNG", "HTTPServer", "CCrypto"]
         ),
         .executableTarget(name: "pagedots", dependencies: ["PagedotsService"]),
+        // Drives the scripts under bench/: times the pipeline's steps in-process.
+        .executableTarget(name: "pagedots-bench", dependencies: ["PagedotsService", "CCairo"]),
 
         // Test-only helpers shared by the test targets (a PNG decoder, goldens).
         .target(name: "TestSupport", dependencies: ["CZlib"], path: "Tests/TestSupport"),

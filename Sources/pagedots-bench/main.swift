@@ -1,0 +1,2 @@
+// Benchmark driver for the scripts under bench/ (not shipped in the image).
+print("pagedots-bench: nothing yet")
