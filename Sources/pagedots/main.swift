@@ -1,2 +1,4 @@
+import Glibc
 import PagedotsService
-print("pagedots")
+
+exit(PagedotsCommand.run(Array(CommandLine.arguments.dropFirst())))

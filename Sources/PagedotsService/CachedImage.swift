@@ -1,0 +1,43 @@
+import HTTPServer
+
+/// One drawn image with the responses that serve it, prepared once.
+final class CachedImage: Sendable {
+    /// The strong entity tag, quoted.
+    let entityTag: String
+    /// `200` with the body.
+    let ok: PreparedResponse
+    /// `304` for a matching `If-None-Match`.
+    let notModified: PreparedResponse
+
+    /// Bytes this entry holds: both responses as stored.
+    var byteCount: Int { ok.byteCount + notModified.byteCount }
+
+    /// The cache lifetime of an image: a year, never revalidated (SPEC.md).
+    static let cacheControl = HTTPHeaderField("Cache-Control", "public, max-age=31536000, immutable")
+
+    init(image: EncodedImage) {
+        entityTag = Digest.entityTag(of: image.bytes)
+        let label = Route.indicator.rawValue
+        let validators = [Self.cacheControl, HTTPHeaderField("ETag", entityTag)]
+        ok = PreparedResponse(HTTPResponse(
+            status: 200,
+            headers: [HTTPHeaderField("Content-Type", image.contentType)] + validators,
+            body: image.bytes,
+            label: label
+        ))
+        notModified = PreparedResponse(HTTPResponse(status: 304, headers: validators, label: label))
+    }
+
+    /// Whether an `If-None-Match` value names this image (weak comparison, as
+    /// RFC 9110 §13.1.2 asks; `*` matches any).
+    func isMatched(byIfNoneMatch value: String) -> Bool {
+        for candidate in value.split(separator: ",") {
+            var tag = candidate.drop { $0 == " " || $0 == "\t" }
+            while let last = tag.last, last == " " || last == "\t" { tag = tag.dropLast() }
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
+            if tag == entityTag { return true }
+        }
+        return false
+    }
+}

@@ -1,0 +1,137 @@
+import Glibc
+
+/// A flag of `pagedots serve`, with its environment fallback.
+public struct CommandLineOption: Sendable {
+    /// `--name`.
+    public var flag: String
+    /// The environment variable read when the flag is absent.
+    public var environment: String
+    public var valueName: String
+    public var help: String
+    let apply: @Sendable (inout ServiceConfiguration, String) -> String?
+
+    /// Every flag of `pagedots serve`, in the order `--help` lists them.
+    public static let all: [CommandLineOption] = [
+        CommandLineOption(flag: "--host", environment: "PAGEDOTS_HOST", valueName: "ADDRESS",
+                          help: "address to listen on (default 127.0.0.1; the Docker image sets 0.0.0.0)") { config, value in
+            guard !value.isEmpty else { return "must be an IPv4 address or host name" }
+            config.server.host = value
+            return nil
+        },
+        CommandLineOption(flag: "--port", environment: "PORT", valueName: "N",
+                          help: "TCP port (default 8080; 0 picks a free one)") { config, value in
+            integer(value, in: 0...65535).map { config.server.port = $0 }.failure("must be an integer from 0 to 65535")
+        },
+        CommandLineOption(flag: "--cache-mb", environment: "PAGEDOTS_CACHE_MB", valueName: "MIB",
+                          help: "image cache budget in MiB of stored responses (default 64; 0 disables caching)") { config, value in
+            integer(value, in: 0...1_048_576).map { config.cacheBytes = $0 << 20 }.failure("must be an integer from 0 to 1048576")
+        },
+        CommandLineOption(flag: "--threads", environment: "PAGEDOTS_THREADS", valueName: "N",
+                          help: "event-loop threads and render threads, each (default: one per core)") { config, value in
+            integer(value, in: 1...256).map {
+                config.server.eventLoops = $0
+                config.renderThreads = $0
+            }.failure("must be an integer from 1 to 256")
+        },
+        CommandLineOption(flag: "--render-queue", environment: "PAGEDOTS_RENDER_QUEUE", valueName: "N",
+                          help: "cache misses that may wait for a render thread; more get 503 (default 256)") { config, value in
+            integer(value, in: 1...1_000_000).map { config.renderQueueLimit = $0 }.failure("must be an integer from 1 to 1000000")
+        },
+        CommandLineOption(flag: "--header-timeout", environment: "PAGEDOTS_HEADER_TIMEOUT", valueName: "SECONDS",
+                          help: "deadline for a request head from its first byte; then 408 (default 10)") { config, value in
+            seconds(value).map { config.server.headerTimeout = $0 }.failure("must be a number of seconds above 0, like 2.5")
+        },
+        CommandLineOption(flag: "--idle-timeout", environment: "PAGEDOTS_IDLE_TIMEOUT", valueName: "SECONDS",
+                          help: "close connections idle this long between requests (default 5)") { config, value in
+            seconds(value).map { config.server.idleTimeout = $0 }.failure("must be a number of seconds above 0, like 2.5")
+        },
+        CommandLineOption(flag: "--drain-timeout", environment: "PAGEDOTS_DRAIN_TIMEOUT", valueName: "SECONDS",
+                          help: "on SIGTERM/SIGINT, wait this long for requests in flight (default 10)") { config, value in
+            seconds(value).map { config.server.drainTimeout = $0 }.failure("must be a number of seconds above 0, like 2.5")
+        },
+    ]
+
+    /// The configuration from `arguments` (flags after `serve`) and, for
+    /// flags not given, `environment`; or a one-line error.
+    public static func configuration(
+        arguments: [String],
+        environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }
+    ) -> Result<ServiceConfiguration, OptionError> {
+        var config = ServiceConfiguration()
+        var given: [String: String] = [:]
+        var index = 0
+        while index < arguments.count {
+            var flag = arguments[index]
+            var value: String?
+            if let equals = flag.firstIndex(of: "=") {
+                value = String(flag[flag.index(after: equals)...])
+                flag = String(flag[..<equals])
+            }
+            guard let option = all.first(where: { $0.flag == flag }) else {
+                return .failure(OptionError(message: "unknown option \(arguments[index]); see pagedots --help"))
+            }
+            if value == nil {
+                index += 1
+                guard index < arguments.count else {
+                    return .failure(OptionError(message: "\(flag) needs a value (\(option.valueName))"))
+                }
+                value = arguments[index]
+            }
+            given[flag] = value
+            index += 1
+        }
+        for option in all {
+            let source: String
+            let value: String
+            if let flagValue = given[option.flag] {
+                (source, value) = (option.flag, flagValue)
+            } else if let environmentValue = environment(option.environment) {
+                (source, value) = (option.environment, environmentValue)
+            } else {
+                continue
+            }
+            if let problem = option.apply(&config, value) {
+                return .failure(OptionError(message: "\(source): \(problem); got \"\(value)\""))
+            }
+        }
+        return .success(config)
+    }
+
+    /// The `--help` text for these options.
+    public static var helpText: String {
+        let width = all.map { $0.flag.count + $0.valueName.count + 1 }.max() ?? 0
+        return all.map { option in
+            let left = "\(option.flag) \(option.valueName)"
+            let padding = String(repeating: " ", count: width - left.count + 2)
+            return "  \(left)\(padding)\(option.help) [env \(option.environment)]"
+        }.joined(separator: "\n")
+    }
+
+    /// A whole number in `range`, ASCII digits only.
+    static func integer(_ text: String, in range: ClosedRange<Int>) -> Int? {
+        guard !text.isEmpty, text.utf8.count <= 9, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+              let value = Int(text), range.contains(value) else { return nil }
+        return value
+    }
+
+    /// A plain decimal number of seconds above zero (`2.5`).
+    static func seconds(_ text: String) -> Double? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count),
+              parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
+              let value = Double(text), value > 0, value <= 86_400 else { return nil }
+        return value
+    }
+}
+
+/// A bad flag or environment value, in one line.
+public struct OptionError: Error, Sendable {
+    public var message: String
+}
+
+private extension Optional<Void> {
+    /// nil when the value was applied, else the problem.
+    func failure(_ problem: String) -> String? {
+        self == nil ? problem : nil
+    }
+}

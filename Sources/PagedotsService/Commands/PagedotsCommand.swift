@@ -1,0 +1,76 @@
+import Glibc
+
+/// The `pagedots` command line: `serve` (the default), `render`, `health`.
+public enum PagedotsCommand {
+    /// Runs the subcommand named by `arguments` (without the program name)
+    /// and returns the exit status.
+    public static func run(_ arguments: [String]) -> Int32 {
+        let command = arguments.first ?? "serve"
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "serve": return ServeCommand.run(rest)
+        case "render": return RenderCommand.run(rest)
+        case "health": return HealthCommand.run(rest)
+        case "--help", "-h", "help":
+            writeOut(helpText)
+            return 0
+        case "--version":
+            writeOut("pagedots \(pagedotsVersion)\n")
+            return 0
+        default:
+            if command.hasPrefix("--") { return ServeCommand.run(arguments) }
+            return fail("unknown command \(command); see pagedots --help")
+        }
+    }
+
+    static let helpText = """
+    pagedots \(pagedotsVersion): page indicators (carousel dots) as PNG and SVG over HTTP.
+
+    Usage:
+      pagedots [serve] [OPTIONS]          serve HTTP (the default)
+      pagedots render QUERY [-o FILE]     write one image, the same bytes the server sends
+                                          (QUERY like 'pages=5&current=2' or '/indicator@2x.png?pages=5';
+                                          without -o, to standard output)
+      pagedots health [--host H] [--port P]
+                                          exit 0 if the server there answers /healthz (Docker HEALTHCHECK)
+      pagedots --help | --version
+
+    Options of serve (each falls back to its environment variable, then to its default):
+    \(CommandLineOption.helpText)
+
+    SIGTERM or SIGINT stops accepting at once, finishes the requests that have arrived,
+    and exits 0 within the drain timeout.
+
+    """
+
+    /// Prints `message` as `pagedots: message` on standard error; returns 1.
+    static func fail(_ message: String) -> Int32 {
+        writeError("pagedots: \(message)\n")
+        return 1
+    }
+}
+
+/// Writes text to standard output, unbuffered.
+func writeOut(_ text: String) {
+    writeAll(Array(text.utf8), to: STDOUT_FILENO)
+}
+
+/// Writes text to standard error, unbuffered.
+func writeError(_ text: String) {
+    writeAll(Array(text.utf8), to: STDERR_FILENO)
+}
+
+/// Writes every byte to a file descriptor; false if it could not.
+@discardableResult
+func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        if written < 0 {
+            if errno == EINTR { continue }
+            return false
+        }
+        offset += written
+    }
+    return true
+}

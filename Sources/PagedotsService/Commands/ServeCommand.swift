@@ -1,0 +1,40 @@
+import Glibc
+import HTTPServer
+
+/// `pagedots serve`: runs the HTTP service until SIGTERM or SIGINT.
+enum ServeCommand {
+    static func run(_ arguments: [String]) -> Int32 {
+        let configuration: ServiceConfiguration
+        switch CommandLineOption.configuration(arguments: arguments) {
+        case .success(let value): configuration = value
+        case .failure(let error): return PagedotsCommand.fail(error.message)
+        }
+        // Block the stop signals in every thread the server starts; one
+        // thread waits for them and begins the drain.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        signal(SIGPIPE, SIG_IGN)
+
+        let service = PagedotsService(configuration: configuration)
+        let server = HTTPServer(configuration: configuration.server, handler: service, observer: service.observer)
+        do {
+            try server.start()
+        } catch {
+            return PagedotsCommand.fail(error.description)
+        }
+        let signals = stopSignals
+        startThread {
+            var received: Int32 = 0
+            var set = signals
+            sigwait(&set, &received)
+            server.shutdown()
+        }
+        writeError("pagedots \(pagedotsVersion) listening on http://\(configuration.server.host):\(server.port) "
+            + "(\(configuration.server.eventLoops) threads, cache \(configuration.cacheBytes >> 20) MiB)\n")
+        server.wait()
+        return 0
+    }
+}

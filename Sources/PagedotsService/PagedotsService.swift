@@ -1,0 +1,122 @@
+import HTTPServer
+import PagedotsCore
+
+/// The pagedots application: routes requests, answers images from the cache
+/// or has them drawn, and serves the health, metrics, page and OpenAPI
+/// endpoints. Knows HTTP only through the `HTTPServer` types.
+public final class PagedotsService: HTTPHandler {
+    private let cache: ImageCache
+    private let renderPool: RenderPool
+    private let metrics: Metrics
+    private let fixedResponses: [Route: PreparedResponse]
+    private let notFound: PreparedResponse
+
+    /// The observer to give the server, so that `/metrics` sees every response.
+    public var observer: any HTTPServerObserver { metrics }
+
+    public init(configuration: ServiceConfiguration) {
+        cache = ImageCache(capacity: configuration.cacheBytes)
+        renderPool = RenderPool(threads: configuration.renderThreads, queueLimit: configuration.renderQueueLimit)
+        metrics = Metrics(version: configuration.version)
+        fixedResponses = [
+            .healthz: PreparedResponse(Self.text("ok\n", route: .healthz)),
+            .page: PreparedResponse(HTTPResponse(
+                status: 200,
+                headers: [HTTPHeaderField("Content-Type", "text/html; charset=utf-8")],
+                body: Array(BuilderPage.html.utf8),
+                label: Route.page.rawValue
+            )),
+            .openapi: PreparedResponse(HTTPResponse(
+                status: 200,
+                headers: [HTTPHeaderField("Content-Type", "application/json")],
+                body: Array(OpenAPIDocument.json.utf8),
+                label: Route.openapi.rawValue
+            )),
+        ]
+        notFound = PreparedResponse(ServiceError.notFound.response(route: .other))
+    }
+
+    public func handle(_ request: HTTPRequest, responder: HTTPResponder) {
+        if let route = Route(fixedPath: request.path) {
+            guard Self.isReadOnly(request.method) else {
+                return responder.send(ServiceError.methodNotAllowed.response(route: route))
+            }
+            if route == .metrics {
+                let text = metrics.exposition(cache: cache.usage, renderQueueDepth: renderPool.queueDepth)
+                return responder.send(Self.text(text, route: .metrics, contentType: "text/plain; version=0.0.4; charset=utf-8"))
+            }
+            if let response = fixedResponses[route] { responder.send(response) }
+            return
+        }
+        do {
+            guard let options = try IndicatorQuery.pathOptions(forPath: Substring(request.path)) else {
+                return Self.isReadOnly(request.method)
+                    ? responder.send(notFound)
+                    : responder.send(ServiceError.methodNotAllowed.response(route: .other))
+            }
+            guard Self.isReadOnly(request.method) else { throw ServiceError.methodNotAllowed }
+            let parsed: IndicatorRequest
+            do {
+                parsed = try IndicatorQuery.parse(query: Substring(request.query), options: options)
+            } catch {
+                throw ServiceError.badParameter(error)
+            }
+            serveImage(parsed, ifNoneMatch: request.header("If-None-Match"), responder: responder)
+        } catch let error as ServiceError {
+            responder.send(error.response(route: .indicator))
+        } catch let error as ParameterError {
+            responder.send(ServiceError.badParameter(error).response(route: .indicator))
+        } catch {
+            responder.send(ServiceError.notFound.response(route: .other))
+        }
+    }
+
+    /// Answers from the cache, or joins or starts the image's render.
+    private func serveImage(_ parsed: IndicatorRequest, ifNoneMatch: String?, responder: HTTPResponder) {
+        let extraHeaders = parsed.ignoredParameters.isEmpty
+            ? []
+            : [HTTPHeaderField("X-Ignored-Parameters", parsed.ignoredParameters.joined(separator: ", "))]
+        let answer: @Sendable (CachedImage?) -> Void = { image in
+            guard let image else {
+                return responder.send(ServiceError.overloaded.response(route: .indicator))
+            }
+            let matched = ifNoneMatch.map(image.isMatched(byIfNoneMatch:)) ?? false
+            responder.send(matched ? image.notModified : image.ok, extraHeaders: extraHeaders)
+        }
+        let key = parsed.spec.cacheKey
+        switch cache.lookup(key, waiter: answer) {
+        case .hit(let image):
+            metrics.recordCacheHit()
+            answer(image)
+        case .joined:
+            metrics.recordCacheMiss()
+        case .mustRender:
+            metrics.recordCacheMiss()
+            let spec = parsed.spec
+            let accepted = renderPool.submit { [cache, metrics] maker in
+                let start = monotonicSeconds()
+                let image = CachedImage(image: maker.makeImage(for: spec))
+                metrics.recordRender(seconds: monotonicSeconds() - start)
+                for waiter in cache.fulfil(key, with: image) { waiter(image) }
+                answer(image)
+            }
+            if !accepted {
+                for waiter in cache.abandon(key) { waiter(nil) }
+                answer(nil)
+            }
+        }
+    }
+
+    private static func isReadOnly(_ method: HTTPMethod) -> Bool {
+        method == .get || method == .head
+    }
+
+    private static func text(_ text: String, route: Route, contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
+        HTTPResponse(
+            status: 200,
+            headers: [HTTPHeaderField("Content-Type", contentType), HTTPHeaderField("Cache-Control", "no-store")],
+            body: Array(text.utf8),
+            label: route.rawValue
+        )
+    }
+}

@@ -1,0 +1,100 @@
+import Glibc
+import Synchronization
+
+/// A fixed set of threads that draw images, each with its own `ImageMaker`
+/// (Cairo and zlib state reused between images), fed by a bounded queue: when
+/// the queue is full, `submit` refuses at once instead of letting a backlog grow.
+final class RenderPool: Sendable {
+    /// Work for a render thread; it gets that thread's pipeline.
+    typealias Job = @Sendable (ImageMaker) -> Void
+
+    private struct Queue {
+        var jobs: [Job?] = []
+        var head = 0
+        var count: Int { jobs.count - head }
+
+        mutating func push(_ job: @escaping Job) { jobs.append(job) }
+
+        mutating func pop() -> Job? {
+            guard head < jobs.count else { return nil }
+            let job = jobs[head]
+            jobs[head] = nil
+            head += 1
+            if head > 64, head * 2 > jobs.count {
+                jobs.removeFirst(head)
+                head = 0
+            }
+            return job
+        }
+    }
+
+    private let queue = Mutex(Queue())
+    private let limit: Int
+    private let available: Semaphore
+
+    /// Starts `threads` render threads; at most `queueLimit` jobs wait.
+    init(threads: Int, queueLimit: Int) {
+        limit = queueLimit
+        available = Semaphore()
+        for _ in 0..<max(1, threads) {
+            startThread { [self] in work() }
+        }
+    }
+
+    /// Jobs waiting for a thread now.
+    var queueDepth: Int { queue.withLock { $0.count } }
+
+    /// Queues a job; false when the queue is full.
+    func submit(_ job: @escaping Job) -> Bool {
+        let accepted = queue.withLock { queue in
+            guard queue.count < limit else { return false }
+            queue.push(job)
+            return true
+        }
+        if accepted { available.signal() }
+        return accepted
+    }
+
+    private func work() -> Never {
+        let maker = ImageMaker()
+        while true {
+            available.wait()
+            if let job = queue.withLock({ $0.pop() }) { job(maker) }
+        }
+    }
+}
+
+/// A counting semaphore on a POSIX one (waits are not spurious).
+final class Semaphore: @unchecked Sendable {
+    private let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+
+    init(value: UInt32 = 0) { sem_init(semaphore, 0, value) }
+
+    deinit {
+        sem_destroy(semaphore)
+        semaphore.deallocate()
+    }
+
+    func signal() { sem_post(semaphore) }
+
+    func wait() { while sem_wait(semaphore) != 0 && errno == EINTR {} }
+}
+
+/// Runs `body` on a new detached thread.
+func startThread(_ body: @escaping @Sendable () -> Void) {
+    final class Box: Sendable {
+        let body: @Sendable () -> Void
+        init(body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    let context = Unmanaged.passRetained(Box(body: body)).toOpaque()
+    var thread = pthread_t()
+    let status = pthread_create(&thread, nil, { context in
+        guard let context else { return nil }
+        let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
+        box.body()
+        return nil
+    }, context)
+    // Only at start-up, never from a request: without its threads the service cannot work.
+    precondition(status == 0, "cannot start a thread: error \(status)")
+    pthread_detach(thread)
+}

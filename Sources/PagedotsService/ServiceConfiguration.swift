@@ -1,0 +1,21 @@
+import HTTPServer
+
+/// Everything `pagedots serve` can be told, validated before use. Every
+/// field documents its default.
+public struct ServiceConfiguration: Sendable {
+    /// Sockets, limits and timeouts (host `127.0.0.1`, port 8080, …).
+    public var server = HTTPServerConfiguration()
+    /// Budget of the image cache in bytes of stored responses. Default 64 MiB.
+    public var cacheBytes: Int = 64 << 20
+    /// Threads that draw and encode images. Default: one per core.
+    public var renderThreads: Int = HTTPServerConfiguration.defaultEventLoops
+    /// Cache misses that may wait for a render thread; beyond, `503`. Default 256.
+    public var renderQueueLimit: Int = 256
+    /// The version reported by `pagedots_build_info`.
+    public var version: String = pagedotsVersion
+
+    public init() {}
+}
+
+/// The version of this build.
+public let pagedotsVersion = "0.1.0"

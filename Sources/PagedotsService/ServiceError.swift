@@ -1,0 +1,38 @@
+import HTTPServer
+import PagedotsCore
+
+/// Every way the service refuses a request. Errors become responses here
+/// and nowhere else.
+enum ServiceError: Error {
+    case badParameter(ParameterError)
+    case notFound
+    case methodNotAllowed
+    case overloaded
+
+    /// The response that tells the client: one line of plain text, never cached.
+    func response(route: Route) -> HTTPResponse {
+        var headers = [
+            HTTPHeaderField("Content-Type", "text/plain; charset=utf-8"),
+            HTTPHeaderField("Cache-Control", "no-store"),
+        ]
+        let status: Int
+        let message: String
+        switch self {
+        case .badParameter(let error):
+            status = 400
+            message = error.description
+        case .notFound:
+            status = 404
+            message = "not found: see / for the endpoints"
+        case .methodNotAllowed:
+            status = 405
+            message = "method not allowed: use GET or HEAD"
+            headers.append(HTTPHeaderField("Allow", "GET, HEAD"))
+        case .overloaded:
+            status = 503
+            message = "busy drawing other images: try again in a second"
+            headers.append(HTTPHeaderField("Retry-After", "1"))
+        }
+        return HTTPResponse(status: status, headers: headers, body: Array((message + "\n").utf8), label: route.rawValue)
+    }
+}

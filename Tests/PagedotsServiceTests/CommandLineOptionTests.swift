@@ -1,0 +1,72 @@
+import Testing
+@testable import PagedotsService
+
+@Suite struct CommandLineOptionTests {
+    func configuration(_ arguments: [String], environment: [String: String] = [:]) -> Result<ServiceConfiguration, OptionError> {
+        CommandLineOption.configuration(arguments: arguments) { environment[$0] }
+    }
+
+    @Test func defaultsMatchTheSpec() throws {
+        let config = try configuration([]).get()
+        #expect(config.server.host == "127.0.0.1")
+        #expect(config.server.port == 8080)
+        #expect(config.cacheBytes == 64 << 20)
+        #expect(config.server.headerTimeout == 10)
+        #expect(config.server.idleTimeout == 5)
+        #expect(config.server.drainTimeout == 10)
+    }
+
+    @Test func flagsInBothFormsAndEnvironmentFallbacks() throws {
+        let config = try configuration(
+            ["--port", "9000", "--cache-mb=2", "--idle-timeout", "2.5"],
+            environment: ["PORT": "1234", "PAGEDOTS_HOST": "0.0.0.0", "PAGEDOTS_THREADS": "3"]
+        ).get()
+        #expect(config.server.port == 9000)
+        #expect(config.server.host == "0.0.0.0")
+        #expect(config.cacheBytes == 2 << 20)
+        #expect(config.server.idleTimeout == 2.5)
+        #expect(config.server.eventLoops == 3)
+        #expect(config.renderThreads == 3)
+    }
+
+    @Test(arguments: [
+        (["--port", "99999"], [String: String](), "--port: must be an integer from 0 to 65535; got \"99999\""),
+        (["--port"], [:], "--port needs a value (N)"),
+        (["--bogus"], [:], "unknown option --bogus; see pagedots --help"),
+        ([], ["PORT": "http"], "PORT: must be an integer from 0 to 65535; got \"http\""),
+        (["--idle-timeout", "-1"], [:], "--idle-timeout: must be a number of seconds above 0, like 2.5; got \"-1\""),
+        (["--header-timeout", "1e3"], [:], "--header-timeout: must be a number of seconds above 0, like 2.5; got \"1e3\""),
+        (["--threads", "0"], [:], "--threads: must be an integer from 1 to 256; got \"0\""),
+        (["--cache-mb", "+5"], [:], "--cache-mb: must be an integer from 0 to 1048576; got \"+5\""),
+    ])
+    func badValuesGiveOneLine(arguments: [String], environment: [String: String], message: String) {
+        guard case .failure(let error) = configuration(arguments, environment: environment) else {
+            Issue.record("expected an error for \(arguments) \(environment)")
+            return
+        }
+        #expect(error.message == message)
+    }
+
+    @Test func helpNamesEveryFlagAndVariable() {
+        let help = PagedotsCommand.helpText
+        for option in CommandLineOption.all {
+            #expect(help.contains(option.flag))
+            #expect(help.contains(option.environment))
+        }
+    }
+}
+
+@Suite struct RenderTargetTests {
+    @Test(arguments: [
+        ("pages=5&current=2", "/indicator", "pages=5&current=2"),
+        ("?pages=5", "/indicator", "pages=5"),
+        ("/indicator@2x.png?pages=5", "/indicator@2x.png", "pages=5"),
+        ("/indicator.svg", "/indicator.svg", ""),
+        ("http://localhost:8080/indicator?pages=3", "/indicator", "pages=3"),
+    ])
+    func splitsQueriesPathsAndURLs(target: String, path: String, query: String) {
+        let split = RenderCommand.split(target)
+        #expect(split.path == Substring(path))
+        #expect(split.query == Substring(query))
+    }
+}
