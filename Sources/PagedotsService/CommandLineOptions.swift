@@ -49,6 +49,12 @@ public struct CommandLineOption: Sendable {
                           help: "on SIGTERM/SIGINT, wait this long for requests in flight (default 10)") { config, value in
             seconds(value).map { config.server.drainTimeout = $0 }.failure("must be a number of seconds above 0, like 2.5")
         },
+        CommandLineOption(flag: "--signing-key", environment: "PAGEDOTS_SIGNING_KEY", valueName: "KEY",
+                          help: "require image URLs signed with this key (HMAC-SHA256; see pagedots sign; default: none)") { config, value in
+            guard value.utf8.count >= 16 else { return "must be at least 16 characters" }
+            config.signer = URLSigner(key: value)
+            return nil
+        },
     ]
 
     /// The configuration from `arguments` (flags after `serve`) and, for
@@ -91,7 +97,8 @@ public struct CommandLineOption: Sendable {
                 continue
             }
             if let problem = option.apply(&config, value) {
-                return .failure(OptionError(message: "\(source): \(problem); got \"\(value)\""))
+                let shown = option.flag == "--signing-key" ? "\(value.utf8.count) characters" : "\"\(value)\""
+                return .failure(OptionError(message: "\(source): \(problem); got \(shown)"))
             }
         }
         return .success(config)

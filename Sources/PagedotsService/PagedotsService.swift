@@ -10,6 +10,7 @@ public final class PagedotsService: HTTPHandler {
     private let metrics: Metrics
     private let fixedResponses: [Route: PreparedResponse]
     private let notFound: PreparedResponse
+    private let signer: URLSigner?
 
     /// The observer to give the server, so that `/metrics` sees every response.
     public var observer: any HTTPServerObserver { metrics }
@@ -18,6 +19,7 @@ public final class PagedotsService: HTTPHandler {
         cache = ImageCache(capacity: configuration.cacheBytes)
         renderPool = RenderPool(threads: configuration.renderThreads, queueLimit: configuration.renderQueueLimit)
         metrics = Metrics(version: configuration.version)
+        signer = configuration.signer
         fixedResponses = [
             .healthz: PreparedResponse(Self.text("ok\n", route: .healthz)),
             .page: PreparedResponse(HTTPResponse(
@@ -55,9 +57,16 @@ public final class PagedotsService: HTTPHandler {
                     : responder.send(ServiceError.methodNotAllowed.response(route: .other))
             }
             guard Self.isReadOnly(request.method) else { throw ServiceError.methodNotAllowed }
+            var query = Substring(request.query)
+            if let signer {
+                switch signer.verify(query) {
+                case .success(let signed): query = signed
+                case .failure(let error): throw ServiceError.forbidden(error)
+                }
+            }
             let parsed: IndicatorRequest
             do {
-                parsed = try IndicatorQuery.parse(query: Substring(request.query), options: options)
+                parsed = try IndicatorQuery.parse(query: query, options: options)
             } catch {
                 throw ServiceError.badParameter(error)
             }

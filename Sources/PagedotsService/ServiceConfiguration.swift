@@ -11,6 +11,8 @@ public struct ServiceConfiguration: Sendable {
     public var renderThreads: Int = HTTPServerConfiguration.defaultEventLoops
     /// Cache misses that may wait for a render thread; beyond, `503`. Default 256.
     public var renderQueueLimit: Int = 256
+    /// When set, image URLs must be signed with this key (SPEC.md "Signed URLs"). Default: none.
+    public var signer: URLSigner?
     /// The version reported by `pagedots_build_info`.
     public var version: String = pagedotsVersion
 

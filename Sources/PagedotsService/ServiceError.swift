@@ -5,6 +5,7 @@ import PagedotsCore
 /// and nowhere else.
 enum ServiceError: Error {
     case badParameter(ParameterError)
+    case forbidden(SignatureError)
     case notFound
     case methodNotAllowed
     case overloaded
@@ -21,6 +22,9 @@ enum ServiceError: Error {
         case .badParameter(let error):
             status = 400
             message = error.description
+        case .forbidden(let error):
+            status = 403
+            message = error.message
         case .notFound:
             status = 404
             message = "not found: see / for the endpoints"

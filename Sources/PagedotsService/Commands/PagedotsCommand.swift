@@ -11,6 +11,7 @@ public enum PagedotsCommand {
         case "serve": return ServeCommand.run(rest)
         case "render": return RenderCommand.run(rest)
         case "health": return HealthCommand.run(rest)
+        case "sign": return SignCommand.run(rest)
         case "--help", "-h", "help":
             writeOut(helpText)
             return 0
@@ -31,6 +32,8 @@ public enum PagedotsCommand {
       pagedots render QUERY [-o FILE]     write one image, the same bytes the server sends
                                           (QUERY like 'pages=5&current=2' or '/indicator@2x.png?pages=5';
                                           without -o, to standard output)
+      pagedots sign QUERY [--signing-key KEY]
+                                          print QUERY with its &sig= appended (key also from PAGEDOTS_SIGNING_KEY)
       pagedots health [--host H] [--port P]
                                           exit 0 if the server there answers /healthz (Docker HEALTHCHECK)
       pagedots --help | --version

@@ -1,0 +1,117 @@
+import CCrypto
+
+/// Signs and checks image URLs (SPEC.md "Signed URLs"): a query must end
+/// with `&sig=` and the unpadded base64url HMAC-SHA256, under the key, of
+/// the query exactly as sent before `&sig=`.
+public struct URLSigner: Sendable {
+    private let key: [UInt8]
+
+    /// Bytes of an HMAC-SHA256; its unpadded base64url text has 43 characters.
+    static let macLength = 32
+    static let signatureLength = 43
+
+    public init(key: String) {
+        self.key = Array(key.utf8)
+    }
+
+    /// `query` with `&sig=…` appended.
+    public func sign(_ query: Substring) -> String {
+        let separator = query.isEmpty ? "sig=" : "&sig="
+        return String(query) + separator + Base64URL.encode(mac(of: query))
+    }
+
+    /// The signed part of `query` (what the parameters are read from), or the
+    /// reason it is refused.
+    func verify(_ query: Substring) -> Result<Substring, SignatureError> {
+        let signed: Substring
+        let signature: Substring
+        if query.hasPrefix("sig=") {
+            (signed, signature) = ("", query.dropFirst(4))
+        } else if let marker = Self.lastSignatureMarker(in: query) {
+            (signed, signature) = (query[..<marker], query[query.index(marker, offsetBy: 5)...])
+        } else {
+            return .failure(.missing)
+        }
+        guard signature.utf8.count == Self.signatureLength, let given = Base64URL.decode(Array(signature.utf8)),
+              given.count == Self.macLength else {
+            return .failure(.malformed)
+        }
+        let expected = mac(of: signed)
+        let differs = given.withUnsafeBytes { given in
+            expected.withUnsafeBytes { expected in CRYPTO_memcmp(given.baseAddress, expected.baseAddress, Self.macLength) }
+        }
+        return differs == 0 ? .success(signed) : .failure(.wrong)
+    }
+
+    /// Where the last `&sig=` starts.
+    private static func lastSignatureMarker(in query: Substring) -> Substring.Index? {
+        var index = query.endIndex
+        while index > query.startIndex {
+            index = query.index(before: index)
+            if query[index] == "&", query[index...].hasPrefix("&sig=") { return index }
+        }
+        return nil
+    }
+
+    private func mac(of message: Substring) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let text = Array(message.utf8)
+        key.withUnsafeBufferPointer { key in
+            text.withUnsafeBufferPointer { text in
+                _ = HMAC(EVP_sha256(), key.baseAddress, Int32(key.count), text.baseAddress, text.count, &output, &length)
+            }
+        }
+        return Array(output.prefix(Int(length)))
+    }
+}
+
+/// Why a signed URL is refused.
+enum SignatureError: Error, Equatable {
+    case missing, malformed, wrong
+
+    var message: String {
+        switch self {
+        case .missing: "signature required: image URLs must end with &sig=… (see pagedots sign)"
+        case .malformed: "signature malformed: sig must be 43 characters of unpadded base64url"
+        case .wrong: "signature does not match this query"
+        }
+    }
+}
+
+/// Unpadded base64url (RFC 4648 §5).
+enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    static func encode(_ bytes: [UInt8]) -> String {
+        var text: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            let chunk = bytes[index..<min(index + 3, bytes.count)]
+            var value = 0
+            for (offset, byte) in chunk.enumerated() { value |= Int(byte) << (16 - 8 * offset) }
+            for position in 0...chunk.count { text.append(alphabet[(value >> (18 - 6 * position)) & 63]) }
+            index += 3
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    static func decode(_ text: [UInt8]) -> [UInt8]? {
+        guard text.count % 4 != 1 else { return nil }
+        var bytes: [UInt8] = []
+        var value = 0
+        var bits = 0
+        for character in text {
+            guard let digit = alphabet.firstIndex(of: character) else { return nil }
+            value = (value << 6) | digit
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                bytes.append(UInt8((value >> bits) & 0xFF))
+            }
+        }
+        // Unused trailing bits must be zero, so each signature has one spelling.
+        guard value & ((1 << bits) - 1) == 0 else { return nil }
+        return bytes
+    }
+}
