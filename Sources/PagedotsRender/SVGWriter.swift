@@ -3,7 +3,7 @@ import PagedotsCore
 /// Writes a `Drawing` as an SVG document sized in points.
 ///
 /// Written directly, element by element, so the same drawing always gives
-/// the same bytes: coordinates rounded to 1/100 point, opacities to 1/1000,
+/// the same bytes: coordinates rounded to 1/100 point (as the PNG draws them), opacities to 1/1000,
 /// no trailing zeros. Text becomes glyph outlines (the same ones the PNG
 /// fills), so the document needs no font to look the same everywhere.
 /// Keeps Cairo state for the glyphs, so it is not `Sendable`: one per thread.
@@ -95,7 +95,7 @@ struct SVGDocument {
     }
 
     /// `value` rounded to `digits` decimals, shortest form: `12`, `0.5` → `.5`, `-1.25`.
-    static func number(_ value: Double, digits: Int = 2) -> String {
+    static func number(_ value: Double, digits: Int = CairoPath.decimals) -> String {
         var unit = 1
         for _ in 0..<digits { unit *= 10 }
         let scaled = (value * Double(unit)).rounded()

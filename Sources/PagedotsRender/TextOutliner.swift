@@ -119,14 +119,27 @@ final class TextOutliner {
 
 /// Moves paths between `PagedotsCore.Path` and a Cairo context.
 enum CairoPath {
-    /// Replaces the context's current path with `path`.
+    /// Path coordinates are drawn rounded to 1/100 point, the precision the
+    /// SVG writes, so that the PNG and the SVG give the same outlines (Cairo
+    /// samples coverage on a grid, and a shift of 1/200 point can move an
+    /// edge pixel by a whole step of it).
+    static let decimals = 2
+    private static let resolution = 100.0
+
+    /// `value` at the precision of the drawn paths.
+    static func rounded(_ value: Double) -> Double {
+        (value * resolution).rounded() / resolution
+    }
+
+    /// Replaces the context's current path with `path`, rounded to 1/100 point.
     static func set(_ path: PagedotsCore.Path, on context: OpaquePointer) {
         cairo_new_path(context)
+        func r(_ value: Double) -> Double { rounded(value) }
         for element in path.elements {
             switch element {
-            case .move(let p): cairo_move_to(context, p.x, p.y)
-            case .line(let p): cairo_line_to(context, p.x, p.y)
-            case .curve(let c1, let c2, let p): cairo_curve_to(context, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+            case .move(let p): cairo_move_to(context, r(p.x), r(p.y))
+            case .line(let p): cairo_line_to(context, r(p.x), r(p.y))
+            case .curve(let c1, let c2, let p): cairo_curve_to(context, r(c1.x), r(c1.y), r(c2.x), r(c2.y), r(p.x), r(p.y))
             case .close: cairo_close_path(context)
             }
         }
