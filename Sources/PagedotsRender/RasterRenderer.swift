@@ -122,10 +122,13 @@ public final class RasterRenderer {
 
     /// The surface's premultiplied native-endian ARGB32 pixels as straight
     /// RGBA bytes, un-premultiplied as Cairo's PNG writer does: `(c·255 + a/2) / a`.
+    /// Works a pixel (four bytes) at a time; clear and opaque pixels need no division.
     static func straightRGBA(of surface: OpaquePointer, width: Int, height: Int) -> [UInt8] {
         let stride = Int(cairo_image_surface_get_stride(surface))
         guard let data = cairo_image_surface_get_data(surface) else { return [] }
         return [UInt8](unsafeUninitializedCapacity: width * height * 4) { output, count in
+            guard let base = output.baseAddress else { return }
+            let words = UnsafeMutableRawPointer(base).bindMemory(to: UInt32.self, capacity: width * height)
             var out = 0
             for y in 0..<height {
                 let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
@@ -138,14 +141,12 @@ public final class RasterRenderer {
                         green = (green * 255 + alpha / 2) / alpha
                         blue = (blue * 255 + alpha / 2) / alpha
                     }
-                    output[out] = UInt8(truncatingIfNeeded: red)
-                    output[out + 1] = UInt8(truncatingIfNeeded: green)
-                    output[out + 2] = UInt8(truncatingIfNeeded: blue)
-                    output[out + 3] = UInt8(truncatingIfNeeded: alpha)
-                    out += 4
+                    // Bytes R, G, B, A in memory, whatever the machine's byte order.
+                    words[out] = (red | green << 8 | blue << 16 | alpha << 24).littleEndian
+                    out += 1
                 }
             }
-            count = out
+            count = out * 4
         }
     }
 }
