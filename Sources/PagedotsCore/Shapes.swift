@@ -30,6 +30,65 @@ enum ShapePath {
         }
     }
 
+    /// The ring between `shape`'s outline in `rect` and the same outline
+    /// moved `width` inwards: one path, the inner outline running the other
+    /// way, so that a non-zero fill leaves the middle empty. The whole shape
+    /// when the ring would fill it; nil for the star and the heart, whose
+    /// inner outline is no simple shape (draw those as a clipped stroke).
+    static func ring(for shape: Shape, in rect: Rect, width: Double) -> Path? {
+        let short = min(rect.width, rect.height)
+        guard 2 * width < short else { return path(for: shape, in: rect) }
+        let isSquare = rect.width == rect.height
+        let inner: Path
+        switch shape {
+        case .circle, .star, .heart:
+            if isSquare, shape != .circle { return nil }
+            let insetRect = rect.insetBy(width)
+            inner = isSquare ? ellipse(in: insetRect) : roundedRect(insetRect, radius: short / 2 - width)
+        case .rounded:
+            inner = roundedRect(rect.insetBy(width), radius: max(short / 4 - width, 0))
+        case .square:
+            inner = path(for: .square, in: rect.insetBy(width))
+        case .diamond:
+            // Each side moves `width` along its normal: the half-diagonals
+            // shrink by `width` times the side's length over the other half-diagonal.
+            let (a, b) = (rect.width / 2, rect.height / 2)
+            let side = (a * a + b * b).squareRoot()
+            let (innerA, innerB) = (a - width * side / b, b - width * side / a)
+            inner = path(for: .diamond, in: Rect(x: rect.midX - innerA, y: rect.midY - innerB, width: 2 * innerA, height: 2 * innerB))
+        }
+        return Path(path(for: shape, in: rect).elements + reversed(inner).elements)
+    }
+
+    /// A closed outline (one subpath) traced the other way round.
+    static func reversed(_ path: Path) -> Path {
+        var start = Point(x: 0, y: 0), current = start
+        var segments: [(from: Point, element: PathElement)] = []
+        for element in path.elements {
+            switch element {
+            case .move(let point):
+                start = point
+                current = point
+            case .line(let point), .curve(_, _, let point):
+                segments.append((current, element))
+                current = point
+            case .close:
+                break
+            }
+        }
+        var elements: [PathElement] = [.move(start)]
+        if current != start { elements.append(.line(current)) }
+        for (from, element) in segments.reversed() {
+            if case .curve(let c1, let c2, _) = element {
+                elements.append(.curve(c2, c1, from))
+            } else {
+                elements.append(.line(from))
+            }
+        }
+        elements.append(.close)
+        return Path(elements)
+    }
+
     /// An ellipse inscribed in `rect`, as four cubic Béziers, clockwise from the right.
     static func ellipse(in rect: Rect) -> Path {
         let rx = rect.width / 2, ry = rect.height / 2

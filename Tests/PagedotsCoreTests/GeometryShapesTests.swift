@@ -49,4 +49,40 @@ struct GeometryShapesTests {
         #expect(path.bounds == box)
         #expect(!path.elements.contains { if case .line = $0 { true } else { false } })
     }
+
+    @Test func ringsAreTheOutlineAndAnInsetOneTracedBackwards() throws {
+        let rounded = try #require(ShapePath.ring(for: .rounded, in: Rect(x: 0, y: 0, width: 24, height: 8), width: 1))
+        let parts = rounded.subpaths
+        #expect(parts.count == 2)
+        #expect(parts.map(\.bounds) == [Rect(x: 0, y: 0, width: 24, height: 8), Rect(x: 1, y: 1, width: 22, height: 6)])
+        // The inner corner radius is the outer one (8/4) less the width: its top edge starts 1 in from the corner.
+        #expect(parts[1].elements.contains(.line(Point(x: 2, y: 1))))
+        // A ring as wide as half the shape is the whole shape.
+        #expect(ShapePath.ring(for: .square, in: box, width: 4) == ShapePath.path(for: .square, in: box))
+        #expect(ShapePath.ring(for: .star, in: box, width: 1) == nil)
+        #expect(ShapePath.ring(for: .heart, in: box, width: 1) == nil)
+        #expect(ShapePath.ring(for: .star, in: Rect(x: 0, y: 0, width: 16, height: 8), width: 1) != nil, "a star's capsule")
+    }
+
+    @Test func aDiamondRingIsEquallyWideOnEverySide() throws {
+        let long = Rect(x: 0, y: 0, width: 24, height: 8)
+        let ring = try #require(ShapePath.ring(for: .diamond, in: long, width: 1.5))
+        let inner = ring.subpaths[1].bounds
+        let (a, b) = (12.0, 4.0), (innerA, innerB) = (inner.width / 2, inner.height / 2)
+        #expect(inner.midX == 12 && inner.midY == 4)
+        #expect(abs(innerA / a - innerB / b) < 1e-12, "the inner diamond has the same proportions")
+        // The inner side x/innerA + y/innerB = 1 lies 1.5 from the outer side x/a + y/b = 1.
+        let gap = (1 - innerA / a) * a * b / (a * a + b * b).squareRoot()
+        #expect(abs(gap - 1.5) < 1e-9)
+    }
+
+    @Test func reversingAPolygonKeepsItsCornersInTheOtherOrder() {
+        let square = ShapePath.path(for: .square, in: box)
+        let corners: [PathElement] = [
+            .move(Point(x: 10, y: 20)), .line(Point(x: 10, y: 28)), .line(Point(x: 18, y: 28)), .line(Point(x: 18, y: 20)),
+            .line(Point(x: 10, y: 20)), .close,
+        ]
+        #expect(ShapePath.reversed(square).elements == corners)
+        #expect(ShapePath.reversed(ShapePath.ellipse(in: box)).bounds == box)
+    }
 }

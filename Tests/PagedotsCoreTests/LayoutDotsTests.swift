@@ -149,6 +149,19 @@ extension Path {
     }
 }
 
+extension Path {
+    /// The path split at each move.
+    var subpaths: [Path] {
+        var result: [Path] = []
+        for element in elements {
+            if case .move = element { result.append(Path()) }
+            if result.isEmpty { result.append(Path()) }
+            result[result.count - 1].elements.append(element)
+        }
+        return result
+    }
+}
+
 extension Drawing {
     /// The indicators, lines and titles in painting order; a clipped fill
     /// (progress) is reported as a fill of its clipped part.

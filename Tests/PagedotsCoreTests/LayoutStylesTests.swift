@@ -12,20 +12,34 @@ struct LayoutStylesTests {
         solid.fill = .solid
         #expect(drawing.size == IndicatorLayout.drawing(for: solid).size)
         let marks = drawing.marks
-        #expect(marks.map(\.kind) == [.ring(lineWidth: 2), .filled, .ring(lineWidth: 2), .ring(lineWidth: 2)])
+        #expect(marks.map(\.color) == [spec.inactive, spec.color, spec.inactive, spec.inactive])
         #expect(marks[1].bounds == Rect(x: 16, y: 4, width: 14, height: 7))
-        #expect(marks[1].color == spec.color)
         #expect(roughly(marks.map(\.bounds.width), [7, 14, 7, 7]))
         // Rings 5 points apart, edge to edge.
         #expect(marks[3].bounds.x - (marks[2].bounds.x + marks[2].bounds.width) == 5)
-        // The ring's line is centred on the outline and clipped to it: all of
-        // its `stroke` width lies inside the dot.
-        guard case .clipped(let clip, let inner) = drawing.items[0], case .stroke(let line, 2, _) = inner.first else {
-            Issue.record("an outline indicator is a clipped stroke")
+        // A ring is the dot's outline and, inside it, one `stroke` smaller.
+        guard case .fill(let ring, _) = drawing.items[0] else {
+            Issue.record("a round ring is a filled path")
             return
         }
-        #expect(clip == line)
-        #expect(clip.bounds == Rect(x: 4, y: 4, width: 7, height: 7))
+        #expect(ring.subpaths.map(\.bounds) == [Rect(x: 4, y: 4, width: 7, height: 7), Rect(x: 5, y: 5, width: 5, height: 5)])
+    }
+
+    @Test func starAndHeartRingsAreStrokesClippedToTheShape() {
+        for shape in [Shape.star, .heart] {
+            var spec = LayoutDotsTests.spec(pages: 2, current: 1, size: 12)
+            spec.shape = shape
+            spec.fill = .outline
+            spec.stroke = 1.5
+            let drawing = IndicatorLayout.drawing(for: spec)
+            // The line is centred on the outline and clipped to it: all of its `stroke` width lies inside.
+            guard case .clipped(let clip, let inner) = drawing.items[0], case .stroke(let line, 3, spec.inactive) = inner.first else {
+                Issue.record("\(shape): an outline star or heart is a clipped stroke")
+                continue
+            }
+            #expect(clip == line)
+            #expect(abs(clip.bounds.width - 12) < 1e-9)
+        }
     }
 
     @Test func scrollShowsAWindowThatKeepsTheCurrentDotCentred() {
