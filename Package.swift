@@ -34,7 +34,7 @@ let package = Package(
         .testTarget(name: "PagedotsCoreTests", dependencies: ["PagedotsCore"]),
         .testTarget(
             name: "PagedotsRenderTests",
-            dependencies: ["PagedotsRender", "PagedotsPNG", "TestSupport"],
+            dependencies: ["PagedotsRender", "PagedotsPNG", "TestSupport", "CCairo"],
             resources: [.copy("Goldens")]
         ),
         .testTarget(name: "PagedotsPNGTests", dependencies: ["PagedotsPNG", "TestSupport"]),

@@ -25,6 +25,11 @@ public struct Rect: Hashable, Sendable {
 
     public var midX: Double { x + width / 2 }
     public var midY: Double { y + height / 2 }
+
+    /// The rectangle with `inset` taken off every side.
+    public func insetBy(_ inset: Double) -> Rect {
+        Rect(x: x + inset, y: y + inset, width: width - 2 * inset, height: height - 2 * inset)
+    }
 }
 
 /// A size in points.

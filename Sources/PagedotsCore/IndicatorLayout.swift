@@ -1,51 +1,47 @@
-/// Turns a validated spec into a drawing: the geometry of every style.
+/// Turns a validated spec into a drawing: the geometry of every style
+/// (docs/styles.md gives it as formulas).
 public enum IndicatorLayout {
     /// The smallest canvas, in points and after `direction`, that holds the
     /// indicator and its padding: the size used when `width`/`height` are absent.
     public static func fittedSize(of spec: IndicatorSpec) -> Size {
-        let n = Double(spec.pages)
-        let length = 2 * spec.padding + n * spec.size + (n - 1) * spec.spacing
-            + (spec.style == .pill ? spec.size : 0)
-        let thickness = 2 * spec.padding + spec.size
-        return spec.direction.isVertical
-            ? Size(width: thickness, height: length)
-            : Size(width: length, height: thickness)
+        let row = layout(for: spec).rowSize
+        return spec.direction.isVertical ? Size(width: row.height, height: row.width) : row
     }
 
-    /// The image to draw for `spec`.
+    /// The image to draw for `spec`: the fitted canvas, or the one that
+    /// `width`/`height` fix with the indicator centred in it.
     public static func drawing(for spec: IndicatorSpec) -> Drawing {
-        // Placeholder until the geometry lands: dots, left to right.
-        let size = fittedSize(of: spec)
-        var items: [DrawItem] = []
-        for index in 0..<spec.pages {
-            let centre = Point(
-                x: spec.padding + spec.size / 2 + Double(index) * (spec.size + spec.spacing),
-                y: spec.padding + spec.size / 2
-            )
-            let rect = Rect(x: centre.x - spec.size / 2, y: centre.y - spec.size / 2, width: spec.size, height: spec.size)
-            items.append(.fill(PathBuilder.ellipse(in: rect), index == spec.current ? spec.color : spec.inactive))
-        }
-        return Drawing(size: size, background: spec.background, items: items)
+        let layout = layout(for: spec)
+        let row = layout.rowSize
+        let fitted = spec.direction.isVertical ? Size(width: row.height, height: row.width) : row
+        let canvas = Size(width: spec.width ?? fitted.width, height: spec.height ?? fitted.height)
+        let origin = Point(
+            x: centringOffset(free: canvas.width - fitted.width, scale: spec.scale),
+            y: centringOffset(free: canvas.height - fitted.height, scale: spec.scale)
+        )
+        let transform = DirectionTransform(direction: spec.direction, rowLength: row.width, origin: origin)
+        return Drawing(size: canvas, background: spec.background, items: layout.items(in: transform))
+    }
+
+    /// The layout of `spec`'s style.
+    static func layout(for spec: IndicatorSpec) -> any RowLayout {
+        spec.style == .bar ? BarRow(spec: spec) : DotRow(spec: spec)
+    }
+
+    /// Half of `free`, rounded down to whole pixels at `scale`, so that an
+    /// indicator whose edges fall on pixels still does when centred: an odd
+    /// pixel left over goes to the right or bottom.
+    static func centringOffset(free: Double, scale: Int) -> Double {
+        let pixels = Double(max(scale, 1))
+        return (free / 2 * pixels).rounded(.down) / pixels
     }
 }
 
-/// Paths for the basic outlines.
-public enum PathBuilder {
-    /// The Bézier constant for a quarter circle.
-    static let kappa = 0.5522847498307936
-
-    /// An ellipse inscribed in `rect`, as four cubic Béziers, clockwise from the right.
-    public static func ellipse(in rect: Rect) -> Path {
-        let rx = rect.width / 2, ry = rect.height / 2
-        let cx = rect.midX, cy = rect.midY
-        let ox = rx * kappa, oy = ry * kappa
-        return Path([
-            .move(Point(x: cx + rx, y: cy)),
-            .curve(Point(x: cx + rx, y: cy + oy), Point(x: cx + ox, y: cy + ry), Point(x: cx, y: cy + ry)),
-            .curve(Point(x: cx - ox, y: cy + ry), Point(x: cx - rx, y: cy + oy), Point(x: cx - rx, y: cy)),
-            .curve(Point(x: cx - rx, y: cy - oy), Point(x: cx - ox, y: cy - ry), Point(x: cx, y: cy - ry)),
-            .curve(Point(x: cx + ox, y: cy - ry), Point(x: cx + rx, y: cy - oy), Point(x: cx + rx, y: cy)),
-            .close,
-        ])
-    }
+/// One style's geometry, laid out left to right in row coordinates (see
+/// `DirectionTransform`).
+protocol RowLayout {
+    /// The row with its padding: `width` along the row, `height` across it.
+    var rowSize: Size { get }
+    /// What to paint, mapped to the canvas by `transform`.
+    func items(in transform: DirectionTransform) -> [DrawItem]
 }

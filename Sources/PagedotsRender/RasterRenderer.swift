@@ -16,24 +16,137 @@ public struct RGBAImage: Hashable, Sendable {
 }
 
 /// Draws a `Drawing` into pixels with Cairo. Keeps Cairo state between
-/// calls, so it is not `Sendable`: use one per thread.
+/// calls (the last canvas, the fonts), so it is not `Sendable`: use one per thread.
 public final class RasterRenderer {
+    /// The last canvas, kept while images keep the same pixel size.
+    private var canvas: (surface: OpaquePointer, context: OpaquePointer, width: Int, height: Int)?
+    private let text = TextOutliner()
+
     public init() {}
 
-    /// The drawing at `scale` pixels per point: `round(points × scale)` pixels a side.
-    public func render(_ drawing: Drawing, scale: Int) -> RGBAImage {
-        let width = Int((drawing.size.width * Double(scale)).rounded(.toNearestOrAwayFromZero))
-        let height = Int((drawing.size.height * Double(scale)).rounded(.toNearestOrAwayFromZero))
-        return RGBAImage(width: width, height: height, pixels: [UInt8](repeating: 0, count: width * height * 4))
+    deinit {
+        if let canvas {
+            cairo_destroy(canvas.context)
+            cairo_surface_destroy(canvas.surface)
+        }
     }
-}
 
-/// Writes a `Drawing` as an SVG document sized in points.
-public final class SVGWriter {
-    public init() {}
+    /// The drawing at `scale` pixels per point: `round(points × scale)` pixels
+    /// a side (half up), antialiased, straight alpha.
+    public func render(_ drawing: Drawing, scale: Int) -> RGBAImage {
+        let width = Self.pixels(drawing.size.width, scale: scale)
+        let height = Self.pixels(drawing.size.height, scale: scale)
+        guard width > 0, height > 0, let (surface, context) = canvas(width: width, height: height) else {
+            return RGBAImage(width: max(width, 0), height: max(height, 0), pixels: [])
+        }
+        cairo_save(context)
+        cairo_scale(context, Double(scale), Double(scale))
+        cairo_set_operator(context, CAIRO_OPERATOR_SOURCE)
+        setColor(drawing.background, on: context)
+        cairo_paint(context)
+        cairo_set_operator(context, CAIRO_OPERATOR_OVER)
+        for item in drawing.items { draw(item, on: context) }
+        cairo_restore(context)
+        cairo_surface_flush(surface)
+        return RGBAImage(width: width, height: height, pixels: Self.straightRGBA(of: surface, width: width, height: height))
+    }
 
-    /// The document's bytes (UTF-8), the same for the same drawing.
-    public func svg(for drawing: Drawing) -> [UInt8] {
-        Array("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8)
+    /// `round(points × scale)`, half up; 0 for a size that is not a finite positive number.
+    static func pixels(_ points: Double, scale: Int) -> Int {
+        let pixels = (points * Double(scale)).rounded(.toNearestOrAwayFromZero)
+        return pixels.isFinite && pixels > 0 && pixels < Double(Int32.max) ? Int(pixels) : 0
+    }
+
+    /// A cleared-state context on a surface of the size asked, reusing the last one when it fits.
+    private func canvas(width: Int, height: Int) -> (OpaquePointer, OpaquePointer)? {
+        if let canvas, canvas.width == width, canvas.height == height {
+            return (canvas.surface, canvas.context)
+        }
+        if let canvas {
+            cairo_destroy(canvas.context)
+            cairo_surface_destroy(canvas.surface)
+            self.canvas = nil
+        }
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
+              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
+        guard let context = cairo_create(surface), cairo_status(context) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            return nil
+        }
+        // SVG's default, so that the PNG and the SVG draw the same joins.
+        cairo_set_miter_limit(context, 4)
+        canvas = (surface, context, width, height)
+        return (surface, context)
+    }
+
+    private func draw(_ item: DrawItem, on context: OpaquePointer) {
+        switch item {
+        case .fill(let path, let color):
+            CairoPath.set(path, on: context)
+            setColor(color, on: context)
+            cairo_fill(context)
+        case .stroke(let path, let lineWidth, let color):
+            CairoPath.set(path, on: context)
+            setColor(color, on: context)
+            cairo_set_line_width(context, lineWidth)
+            cairo_stroke(context)
+        case .clipped(let clip, let items):
+            cairo_save(context)
+            CairoPath.set(clip, on: context)
+            cairo_clip(context)
+            for inner in items { draw(inner, on: context) }
+            cairo_restore(context)
+        case .text(let run):
+            draw(.fill(text.outline(of: run), run.color), on: context)
+        }
+    }
+
+    /// Makes `color` the source so that Cairo paints it premultiplied with
+    /// rounding, `round(c·a/255)`. Cairo keeps a colour as 16-bit premultiplied
+    /// channels and paints with their top 8 bits, which truncates: #007AFF at
+    /// alpha 77 would become green 36 (straight 119) instead of 37 (123).
+    /// Each channel is passed so that its 16-bit value lands in the middle of
+    /// the rounded 8-bit step.
+    private func setColor(_ color: RGBA, on context: OpaquePointer) {
+        guard color.alpha > 0 else {
+            cairo_set_source_rgba(context, 0, 0, 0, 0)
+            return
+        }
+        let alpha = Double(color.alpha) / 255
+        func channel(_ value: UInt8) -> Double {
+            let premultiplied = (UInt32(value) * UInt32(color.alpha) + 127) / 255
+            return min(1, (Double(premultiplied) * 256 + 128) / 65535 / alpha)
+        }
+        cairo_set_source_rgba(context, channel(color.red), channel(color.green), channel(color.blue), alpha)
+    }
+
+    /// The surface's premultiplied native-endian ARGB32 pixels as straight
+    /// RGBA bytes, un-premultiplied as Cairo's PNG writer does: `(c·255 + a/2) / a`.
+    /// Works a pixel (four bytes) at a time; clear and opaque pixels need no division.
+    static func straightRGBA(of surface: OpaquePointer, width: Int, height: Int) -> [UInt8] {
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        guard let data = cairo_image_surface_get_data(surface) else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: width * height * 4) { output, count in
+            guard let base = output.baseAddress else { return }
+            let words = UnsafeMutableRawPointer(base).bindMemory(to: UInt32.self, capacity: width * height)
+            var out = 0
+            for y in 0..<height {
+                let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+                for x in 0..<width {
+                    let pixel = row[x]
+                    let alpha = pixel >> 24
+                    var red = (pixel >> 16) & 0xFF, green = (pixel >> 8) & 0xFF, blue = pixel & 0xFF
+                    if alpha != 0xFF, alpha != 0 {
+                        red = (red * 255 + alpha / 2) / alpha
+                        green = (green * 255 + alpha / 2) / alpha
+                        blue = (blue * 255 + alpha / 2) / alpha
+                    }
+                    // Bytes R, G, B, A in memory, whatever the machine's byte order.
+                    words[out] = (red | green << 8 | blue << 16 | alpha << 24).littleEndian
+                    out += 1
+                }
+            }
+            count = out * 4
+        }
     }
 }

@@ -1,0 +1,119 @@
+import Glibc
+import Testing
+import PagedotsCore
+@testable import PagedotsRender
+
+/// The SVG draws what the PNG draws: checked by rasterising it with an
+/// independent renderer, `rsvg-convert` (Debian package `librsvg2-bin`),
+/// which also rejects a document that is not well-formed XML.
+struct SVGWriterTests {
+    static let cases = GoldenTests.cases.filter { golden in
+        ["dots-2x", "dots-colors-bg-2x", "pill-outline-3x", "shape-star-outline-ttb-2x", "shape-heart-3x",
+         "scroll-middle-2x", "progress-outline-rounded-2x", "progress-rtl-1x", "bar-labels-2x",
+         "bar-labels-long-rtl-2x", "bar-labels-ttb-dark-2x"].contains(golden.name)
+    }
+
+    @Test(arguments: cases)
+    func rasterisedSVGMatchesThePNG(_ golden: GoldenTests.Case) throws {
+        let drawing = IndicatorLayout.drawing(for: golden.spec)
+        let png = RasterRenderer().render(drawing, scale: golden.spec.scale)
+        let svg = SVGWriter().svg(for: drawing)
+        let rasterised = try Rasteriser.rsvg(svg, zoom: golden.spec.scale)
+        let difference = TestImages.largestDifference(png, rasterised)
+        #expect(difference.map { $0 <= 3 } == true, "\(golden.name): differs by \(difference.map(String.init) ?? "size")")
+    }
+
+    @Test func rsvgRejectsMalformedXML() {
+        #expect(throws: Rasteriser.Failure.self) {
+            try Rasteriser.rsvg(Array("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"2\" height=\"2\"><path d=\"M0 0\"></svg>".utf8), zoom: 1)
+        }
+    }
+
+    @Test func sameDrawingGivesTheSameBytes() {
+        for golden in Self.cases {
+            let drawing = IndicatorLayout.drawing(for: golden.spec)
+            let writer = SVGWriter()
+            let first = writer.svg(for: drawing)
+            #expect(writer.svg(for: drawing) == first)
+            #expect(SVGWriter().svg(for: drawing) == first)
+        }
+    }
+
+    @Test func documentIsSizedInPointsWithCompactNumbers() {
+        var dots = spec(pages: 3) { $0.current = 1; $0.scale = 3; $0.size = 7.5 }
+        dots.inactive = RGBA(red: 0, green: 0x7A, blue: 0xFF, alpha: 77)
+        let text = String(decoding: SVGWriter().svg(for: IndicatorLayout.drawing(for: dots)), as: UTF8.self)
+        #expect(text.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"46.5\" height=\"15.5\" viewBox=\"0 0 46.5 15.5\">"))
+        #expect(text.hasSuffix("</svg>"))
+        #expect(text.contains("fill=\"#007aff\" fill-opacity=\".302\""))
+        #expect(text.contains("<path d=\"M11.5 7.75C11.5 9.82"))
+        #expect(!text.contains("<rect"), "a transparent background is not drawn")
+    }
+
+    @Test func textBecomesGlyphOutlines() {
+        let bar = spec(pages: 2) { $0.style = .bar; $0.labels = ["Ab", "Cd"] }
+        let text = String(decoding: SVGWriter().svg(for: IndicatorLayout.drawing(for: bar)), as: UTF8.self)
+        #expect(!text.contains("<text") && !text.contains("Ab"))
+        #expect(text.components(separatedBy: "<path").count - 1 == 4)
+    }
+
+    @Test(arguments: [
+        (0.0, "0"), (12.0, "12"), (0.5, ".5"), (-0.25, "-.25"), (3.14159, "3.14"), (-7.0, "-7"),
+        (2.999, "3"), (0.004, "0"), (-0.004, "0"), (100.1, "100.1"), (Double.nan, "0"),
+    ])
+    func numbersAreShort(value: Double, text: String) {
+        #expect(SVGDocument.number(value) == text)
+    }
+}
+
+extension String {
+    /// The pieces between occurrences of `separator` (no Foundation here).
+    func components(separatedBy separator: String) -> [Substring] {
+        var pieces: [Substring] = []
+        var rest = self[...]
+        while let range = rest.firstRange(of: separator) {
+            pieces.append(rest[..<range.lowerBound])
+            rest = rest[range.upperBound...]
+        }
+        pieces.append(rest)
+        return pieces
+    }
+}
+
+/// Runs `rsvg-convert` on an SVG document.
+enum Rasteriser {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The document rasterised at `zoom` pixels per point, as straight RGBA.
+    static func rsvg(_ svg: [UInt8], zoom: Int) throws -> RGBAImage {
+        var template = Array("/tmp/pagedots-svg-XXXXXX".utf8CString)
+        guard let directory = mkdtemp(&template).map({ String(cString: $0) }) else {
+            throw Failure(description: "cannot make a temporary directory")
+        }
+        let input = directory + "/in.svg", output = directory + "/out.png"
+        defer {
+            unlink(input)
+            unlink(output)
+            rmdir(directory)
+        }
+        guard let file = fopen(input, "wb") else { throw Failure(description: "cannot write \(input)") }
+        fwrite(svg, 1, svg.count, file)
+        fclose(file)
+        let arguments = ["rsvg-convert", "--zoom=\(zoom)", "--output=\(output)", input]
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, "rsvg-convert", nil, nil, &argv, environ)
+        guard spawned == 0 else {
+            throw Failure(description: "cannot run rsvg-convert (\(String(cString: strerror(spawned)))): install the Debian package librsvg2-bin")
+        }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        guard status == 0, let image = TestImages.readPNG(output) else {
+            throw Failure(description: "rsvg-convert failed (wait status \(status)) on:\n\(String(decoding: svg, as: UTF8.self))")
+        }
+        return image
+    }
+}
