@@ -35,7 +35,7 @@ extension RGBA {
     private static let longestName = 20
 
     /// The CSS named colours (CSS Color 4, all opaque) and `transparent`.
-    private static let named: [String: RGBA] = {
+    static let named: [String: RGBA] = {
         var colors = cssNamedColors.mapValues { rgb in
             RGBA(red: UInt8(rgb >> 16), green: UInt8(rgb >> 8 & 0xFF), blue: UInt8(rgb & 0xFF))
         }
