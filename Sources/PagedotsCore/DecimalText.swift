@@ -32,6 +32,9 @@ enum DecimalText {
     /// The shortest decimal text that reads back as `value`, without a
     /// trailing `.0`: `7.5`, `8`, `0.25`.
     static func format(_ value: Double) -> String {
+        if value.rounded() == value, abs(value) < 1e15 {
+            return String(Int(value))  // the usual whole number, without the cost of shortest-digits printing
+        }
         let text = value.description
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }

@@ -55,7 +55,7 @@ public enum IndicatorQuery {
         let digits = rest.dropFirst().dropLast()
         guard rest.first == UInt8(ascii: "@"), rest.last == UInt8(ascii: "x"), DecimalText.integer(digits) != nil
         else { return nil }
-        let value = ParameterValue(parameter: ParameterName.scale.definition, raw: Array(digits)[...])
+        let value = ParameterValue(ParameterName.scale.definition, raw: Array(digits)[...])
         options.scale = try value.integer(note: "in the path's @Nx")
         return options
     }
@@ -66,8 +66,8 @@ public enum IndicatorQuery {
     public static func parse(query: Substring, options: PathOptions = PathOptions()) throws(ParameterError) -> IndicatorRequest {
         let pairs = QueryPairs(query)
         var builder = IndicatorSpecBuilder(options: options)
-        for (index, parameter) in Parameter.all.enumerated() {
-            try builder.apply(parameter, pairs.value(at: index))
+        for index in Parameter.all.indices {
+            try builder.apply(parameterAt: index, pairs.value(at: index))
         }
         return IndicatorRequest(spec: try builder.finish(), ignoredParameters: pairs.ignored)
     }

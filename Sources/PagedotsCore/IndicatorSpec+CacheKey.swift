@@ -8,11 +8,11 @@ extension IndicatorSpec {
     /// labels as `<UTF-8 byte count>:<text>` each, so no text can be mistaken
     /// for a separator. Bump the version when the drawing of a spec changes.
     public var cacheKey: String {
-        var key = "v1"
-        key.reserveCapacity(112)
+        var key: [UInt8] = Array("v1".utf8)
+        key.reserveCapacity(128)
         func field(_ text: String) {
-            key += ";"
-            key += text
+            key.append(UInt8(ascii: ";"))
+            key.append(contentsOf: text.utf8)
         }
         field(format.rawValue)
         field(style.rawValue)
@@ -35,8 +35,9 @@ extension IndicatorSpec {
         field("r" + DecimalText.format(progress))
         field("l" + (labels == nil ? "-" : ""))
         for label in labels ?? [] {
-            key += "\(label.utf8.count):\(label)"
+            key.append(contentsOf: "\(label.utf8.count):".utf8)
+            key.append(contentsOf: label.utf8)
         }
-        return key
+        return String(decoding: key, as: UTF8.self)
     }
 }

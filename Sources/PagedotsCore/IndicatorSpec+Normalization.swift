@@ -5,8 +5,8 @@ extension IndicatorSpec {
     func normalized() -> IndicatorSpec {
         var spec = self
         let defaults = IndicatorSpec(pages: pages)
-        for parameter in Parameter.all where !parameter.use.applies(to: self) {
-            spec.reset(parameter.name, from: defaults)
+        for index in Parameter.all.indices where !Parameter.all[index].use.applies(to: self) {
+            spec.reset(Parameter.all[index].name, from: defaults)
         }
         return spec
     }

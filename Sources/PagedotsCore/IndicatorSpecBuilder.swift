@@ -19,14 +19,16 @@ struct IndicatorSpecBuilder {
         spec.scale = options.scale ?? spec.scale
     }
 
-    /// Validates one parameter's value (nil when absent) against the table and
-    /// against the parameters before it, and sets the spec's field.
-    mutating func apply(_ parameter: Parameter, _ value: ParameterValue?) throws(ParameterError) {
+    /// Validates the value (nil when absent) of the parameter at `index` in
+    /// the table against its row and against the parameters before it, and
+    /// sets the spec's field. (Rows are read in place, not copied: this runs
+    /// for every row on every request.)
+    mutating func apply(parameterAt index: Int, _ value: ParameterValue?) throws(ParameterError) {
         guard let value else {
-            if parameter.defaultValue == .required { throw .missing(parameter) }
+            if case .required = Parameter.all[index].defaultValue { throw .missing(Parameter.all[index]) }
             return
         }
-        switch parameter.name {
+        switch Parameter.all[index].name {
         case .pages: spec.pages = try value.integer()
         case .current: spec.current = try value.integer(upTo: spec.pages - 1, note: "pages=\(spec.pages)")
         case .style: spec.style = try value.choice(Style.self)
@@ -76,7 +78,6 @@ struct IndicatorSpecBuilder {
             spec.inactive = spec.color.fading(to: 0.3)
         }
         let fitted = fittedSize()
-        spec = spec.normalized()
         if let width = spec.width, width <= minimum(fitted.width).lowerBound { spec.width = nil }
         if let height = spec.height, height <= minimum(fitted.height).lowerBound { spec.height = nil }
         try ImageLimits.check(
@@ -86,11 +87,14 @@ struct IndicatorSpecBuilder {
         return spec
     }
 
-    /// The fitted size of the spec so far (computed once, when `width` or
-    /// `height` first needs it: every parameter that shapes it comes earlier).
+    /// The fitted size, worked out once, when `width`, `height` or `finish`
+    /// first needs it: every parameter that shapes it has been applied by
+    /// then, so the spec is normalised at that point too (`width` and
+    /// `height`, applied after, are used by every style).
     private mutating func fittedSize() -> Size {
         if let fitted { return fitted }
-        let size = IndicatorLayout.fittedSize(of: spec.normalized())
+        spec = spec.normalized()
+        let size = IndicatorLayout.fittedSize(of: spec)
         fitted = size
         return size
     }

@@ -92,8 +92,11 @@ public struct Parameter: Hashable, Sendable {
     /// The position in `all` of the parameter spelled exactly `spelling`
     /// (names are matched as sent: lowercase, not percent-decoded), or nil.
     static func index(spelled spelling: ArraySlice<UInt8>) -> Int? {
-        all.firstIndex { $0.name.rawValue.utf8.elementsEqual(spelling) }
+        spellings.firstIndex { $0.count == spelling.count && $0.elementsEqual(spelling) }
     }
+
+    /// The names in `all`'s order, as bytes.
+    private static let spellings: [[UInt8]] = all.map { Array($0.name.rawValue.utf8) }
 
     /// What values are allowed, in words, for the docs: `integer 1…1000`,
     /// `number 2…64 (points)`, `dots, pill, bar, scroll, progress`, …

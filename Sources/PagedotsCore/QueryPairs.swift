@@ -19,7 +19,7 @@ struct QueryPairs {
     private var ignoredSet: Set<String> = []
 
     init(_ query: Substring) {
-        bytes = Array(query.utf8)
+        bytes = query.utf8.withContiguousStorageIfAvailable(Array.init) ?? Array(query.utf8)
         slots = Array(repeating: .absent, count: Parameter.all.count)
         var start = 0
         while start < bytes.count {
@@ -31,11 +31,10 @@ struct QueryPairs {
 
     /// The value of the parameter at `index` in `Parameter.all`: nil when absent.
     func value(at index: Int) throws(ParameterError) -> ParameterValue? {
-        let parameter = Parameter.all[index]
         switch slots[index] {
         case .absent: return nil
-        case .once(let range): return ParameterValue(parameter: parameter, raw: bytes[range])
-        case .repeated: throw .givenTwice(parameter.name)
+        case .once(let range): return ParameterValue(Parameter.all[index], raw: bytes[range])
+        case .repeated: throw .givenTwice(Parameter.all[index].name)
         }
     }
 
