@@ -7,6 +7,9 @@ struct IndicatorSpecBuilder {
     private var inactiveGiven = false
     private var fitted: Size?
 
+    /// SPEC.md's default `inactive`: `color` with its alpha times this.
+    private static let inactiveAlphaFactor = 0.3
+
     /// Fitted sizes are compared and shown in millionths of a point, so that
     /// the rounding of sums like `2p + n·s + (n−1)·g` does not refuse (or
     /// keep) a `width` or `height` written as the exact fitted size.
@@ -50,8 +53,10 @@ struct IndicatorSpecBuilder {
         case .direction: spec.direction = try value.choice(Direction.self)
         case .fill: spec.fill = try value.choice(Fill.self)
         case .stroke:
-            let note = "at most half of size=\(DecimalText.format(spec.size)): a ring cannot be thicker than its radius"
-            spec.stroke = try value.decimal(within: 0...(spec.size / 2), note: note)
+            spec.stroke = try value.decimal(
+                within: 0...(spec.size / 2),
+                note: "at most half of size=\(DecimalText.format(spec.size)): a ring cannot be thicker than its radius"
+            )
         case .shape: spec.shape = try value.choice(Shape.self)
         case .colors:
             if colorGiven { throw value.failure("not be given together with color") }
@@ -75,7 +80,7 @@ struct IndicatorSpecBuilder {
     /// image checked against `ImageLimits`.
     mutating func finish() throws(ParameterError) -> IndicatorSpec {
         if !inactiveGiven {
-            spec.inactive = spec.color.fading(to: 0.3)
+            spec.inactive = spec.color.fading(to: Self.inactiveAlphaFactor)
         }
         let fitted = fittedSize()
         if let width = spec.width, width <= minimum(fitted.width).lowerBound { spec.width = nil }
