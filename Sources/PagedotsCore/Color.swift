@@ -27,12 +27,18 @@ public struct RGBA: Hashable, Sendable {
 
     /// `rrggbbaa` in lowercase hex: the canonical form used in cache keys.
     public var hex: String {
-        let digits = Array("0123456789abcdef")
-        var text = ""
-        for byte in [red, green, blue, alpha] {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 15)])
+        // Written straight into a small string: this runs for every image request's cache key.
+        String(unsafeUninitializedCapacity: 8) { buffer in
+            for (offset, byte) in [red, green, blue, alpha].enumerated() {
+                buffer[2 * offset] = Self.hexDigit(byte >> 4)
+                buffer[2 * offset + 1] = Self.hexDigit(byte & 15)
+            }
+            return 8
         }
-        return text
+    }
+
+    /// The lowercase ASCII hex digit for a nibble.
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }

@@ -13,7 +13,8 @@ public struct IndicatorRequest: Hashable, Sendable {
 
 /// A request that cannot be drawn: its `description` is the one line of the `400`.
 public struct ParameterError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The parameter at fault, as SPEC.md names it.
+    /// The parameter at fault, as SPEC.md names it, or `image` when the
+    /// image as a whole is over `ImageLimits`.
     public var parameter: String
     /// The whole line, e.g. `current: must be an integer from 0 to 4 (pages=5); got "5"`.
     public var description: String
@@ -35,20 +36,39 @@ public struct PathOptions: Hashable, Sendable {
     }
 }
 
-/// Parses image URLs: the path suffix and the query string.
+/// Parses image URLs: the path suffix and the query string (docs/parameters.md).
 public enum IndicatorQuery {
-    /// The options fixed by an image path, or nil when `path` is not an image path.
+    /// The options fixed by an image path, or nil when `path` is not an image
+    /// path: `/indicator`, then optionally `@Nx` (N digits), then optionally
+    /// `.png` or `.svg`. Throws about `scale` when N is outside its range.
     public static func pathOptions(forPath path: Substring) throws(ParameterError) -> PathOptions? {
-        path == "/indicator" ? PathOptions() : nil
+        var rest = path.utf8[...]
+        for byte in "/indicator".utf8 {
+            guard rest.popFirst() == byte else { return nil }
+        }
+        var options = PathOptions()
+        if let format = ImageFormat.allCases.first(where: { rest.hasSuffix(".\($0.rawValue)".utf8) }) {
+            options.format = format
+            rest = rest.dropLast(1 + format.rawValue.utf8.count)
+        }
+        guard !rest.isEmpty else { return options }
+        let digits = rest.dropFirst().dropLast()
+        guard rest.first == UInt8(ascii: "@"), rest.last == UInt8(ascii: "x"), DecimalText.integer(digits) != nil
+        else { return nil }
+        let value = ParameterValue(ParameterName.scale.definition, raw: Array(digits)[...])
+        options.scale = try value.integer(note: "in the path's @Nx")
+        return options
     }
 
-    /// Validates a raw (percent-encoded) query string under a path's options.
+    /// Validates a raw (percent-encoded, without `?`) query string under a
+    /// path's options: every parameter in the table's order, so the first
+    /// bad one is always the one reported, then the image limits.
     public static func parse(query: Substring, options: PathOptions = PathOptions()) throws(ParameterError) -> IndicatorRequest {
-        // Placeholder until the parameter table lands.
-        var pages = 1
-        for pair in query.split(separator: "&") where pair.hasPrefix("pages=") {
-            pages = Int(pair.dropFirst(6)) ?? 1
+        let pairs = QueryPairs(query)
+        var builder = IndicatorSpecBuilder(options: options)
+        for index in Parameter.all.indices {
+            try builder.apply(parameterAt: index, pairs.value(at: index))
         }
-        return IndicatorRequest(spec: IndicatorSpec(pages: pages))
+        return IndicatorRequest(spec: try builder.finish(), ignoredParameters: pairs.ignored)
     }
 }

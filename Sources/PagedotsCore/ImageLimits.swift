@@ -1,0 +1,35 @@
+/// The largest image drawn (SPEC.md "Responses"); the limits themselves are
+/// allowed. PNGs are measured in pixels, SVGs in points.
+public enum ImageLimits {
+    /// The most pixels (points for SVG) on either side.
+    public static let maxSide = 4096
+    /// The most pixels (points for SVG) in all.
+    public static let maxArea = 4_194_304
+
+    /// Refuses a canvas of `points` whose image would be over the limits, with
+    /// a `ParameterError` about the pseudo-parameter `image` that gives the
+    /// size it would have and, unless it is already used, suggests `style=scroll`.
+    static func check(_ points: Size, scale: Int, format: ImageFormat, style: Style) throws(ParameterError) {
+        // round(points × scale), half up, as the renderer sizes its canvas; kept in Double so nothing overflows.
+        let width = (points.width * Double(scale)).rounded(.toNearestOrAwayFromZero)
+        let height = (points.height * Double(scale)).rounded(.toNearestOrAwayFromZero)
+        let side = Double(maxSide)
+        guard width > side || height > side || width * height > Double(maxArea) else { return }
+        let unit = format == .svg ? "points" : "pixels"
+        let hint = style == .scroll ? "" : " (for a long row, try style=scroll)"
+        throw ParameterError(
+            "image",
+            must: "be at most \(maxSide) \(unit) on a side and \(grouped(maxArea)) \(unit) in all",
+            got: "\(DecimalText.format(width))x\(DecimalText.format(height)) \(unit)\(hint)"
+        )
+    }
+
+    /// `4194304` as `4,194,304`.
+    private static func grouped(_ number: Int) -> String {
+        var digits = Array(String(number))
+        for index in stride(from: digits.count - 3, to: 0, by: -3) {
+            digits.insert(",", at: index)
+        }
+        return String(digits)
+    }
+}

@@ -1,0 +1,195 @@
+/// The name of an image parameter. The cases are in the table's order, which
+/// is also the order of validation: when several parameters are bad, the
+/// first one in this order is reported, so a URL always gets the same message.
+/// `width` and `height` come last because their minimum depends on all the others.
+public enum ParameterName: String, CaseIterable, Sendable {
+    case pages, current, style, color, inactive, bg, size, spacing, padding, scale
+    case direction, fill, stroke, shape, colors, format, visible, progress, labels
+    case width, height
+}
+
+/// What a parameter's value must look like.
+public enum ParameterKind: Hashable, Sendable {
+    /// ASCII digits only (`05` is 5), within the range.
+    case integer(ClosedRange<Int>)
+    /// `digits` or `digits.digits` (no sign, exponent or bare `.`), within the
+    /// range; nil when only a rule (`Parameter.rule`) bounds it.
+    case decimal(ClosedRange<Double>?)
+    /// One of these words, case-insensitive.
+    case choice([String])
+    /// Hex `RGB`, `RGBA`, `RRGGBB` or `RRGGBBAA` with or without `#`, a CSS
+    /// colour name (case-insensitive) or `transparent`.
+    case color
+    /// Comma-separated colours, as many as the range allows.
+    case colorList(ClosedRange<Int>)
+    /// Comma-separated texts; the value is split on its literal commas before
+    /// each item is percent-decoded, so `%2C` is a comma inside an item.
+    case textList
+}
+
+/// A parameter's value when the URL leaves it out.
+public enum ParameterDefault: Hashable, Sendable {
+    /// The parameter must be given.
+    case required
+    /// Absent: nothing of the kind is drawn or used.
+    case none
+    /// This value, written as it could be in a URL.
+    case value(String)
+    /// Worked out from other parameters, in words.
+    case derived(String)
+}
+
+/// When a parameter affects the image. Where it does not, it is still
+/// validated, then reset to its default, so it takes no part in the cache key.
+public struct ParameterUse: Hashable, Sendable {
+    /// The styles that draw with it.
+    public var styles: [Style]
+    /// The `fill` it needs, if any.
+    public var fill: Fill?
+    /// The `format` it needs, if any.
+    public var format: ImageFormat?
+
+    public init(styles: [Style] = Style.allCases, fill: Fill? = nil, format: ImageFormat? = nil) {
+        self.styles = styles
+        self.fill = fill
+        self.format = format
+    }
+
+    /// Whether a spec with these settings is drawn with the parameter.
+    public func applies(to spec: IndicatorSpec) -> Bool {
+        styles.contains(spec.style)
+            && (fill.map { $0 == spec.fill } ?? true)
+            && (format.map { $0 == spec.format } ?? true)
+    }
+
+    /// In words, for the docs: `all`, `scroll`, `dots, pill, scroll, progress with fill=outline`, `all, PNG only`.
+    public var summary: String {
+        var text = styles == Style.allCases ? "all" : styles.map(\.rawValue).joined(separator: ", ")
+        if let fill { text += " with fill=\(fill.rawValue)" }
+        if let format { text += ", \(format.rawValue.uppercased()) only" }
+        return text
+    }
+}
+
+/// One row of the parameter table: everything the parser, the docs and the
+/// OpenAPI document need to know about a parameter.
+public struct Parameter: Hashable, Sendable {
+    public var name: ParameterName
+    public var kind: ParameterKind
+    /// The unit of a length (`points`), nil for other kinds.
+    public var unit: String?
+    public var defaultValue: ParameterDefault
+    /// A limit that depends on other parameters, in words (`less than pages`).
+    public var rule: String?
+    public var use: ParameterUse
+    /// One line: what the parameter means.
+    public var summary: String
+
+    /// Every parameter, in validation order: the single source of truth for
+    /// the parser, the docs and the OpenAPI document.
+    public static let all: [Parameter] = ParameterName.allCases.map(\.definition)
+
+    /// The position in `all` of the parameter spelled exactly `spelling`
+    /// (names are matched as sent: lowercase, not percent-decoded), or nil.
+    static func index(spelled spelling: ArraySlice<UInt8>) -> Int? {
+        spellings.firstIndex { $0.count == spelling.count && $0.elementsEqual(spelling) }
+    }
+
+    /// The names in `all`'s order, as bytes.
+    private static let spellings: [[UInt8]] = all.map { Array($0.name.rawValue.utf8) }
+
+    /// What values are allowed, in words, for the docs: `integer 1…1000`,
+    /// `number 2…64 (points)`, `dots, pill, bar, scroll, progress`, …
+    public var allowed: String {
+        var text: String
+        switch kind {
+        case .integer(let range):
+            text = "integer \(range.lowerBound)…\(range.upperBound)"
+        case .decimal(let range):
+            text = range.map { "number \(DecimalText.format($0.lowerBound))…\(DecimalText.format($0.upperBound))" } ?? "number"
+        case .choice(let words):
+            text = words.joined(separator: ", ")
+        case .color:
+            text = "color"
+        case .colorList(let count):
+            text = "\(count.lowerBound)…\(count.upperBound) colors, comma-separated"
+        case .textList:
+            text = "texts, comma-separated"
+        }
+        if let unit { text += " (\(unit))" }
+        if let rule { text += "; \(rule)" }
+        return text
+    }
+}
+
+extension ParameterName {
+    /// The styles that draw indicator shapes (bar draws segments).
+    private static let allButBar: [Style] = Style.allCases.filter { $0 != .bar }
+
+    /// This parameter's row of the table.
+    public var definition: Parameter {
+        let allButBar = Self.allButBar
+        func row(
+            _ kind: ParameterKind, unit: String? = nil, _ defaultValue: ParameterDefault, rule: String? = nil,
+            use: ParameterUse = ParameterUse(), _ summary: String
+        ) -> Parameter {
+            Parameter(name: self, kind: kind, unit: unit, defaultValue: defaultValue, rule: rule, use: use, summary: summary)
+        }
+        switch self {
+        case .pages:
+            return row(.integer(1...1000), .required, "number of pages")
+        case .current:
+            return row(.integer(0...999), .value("0"), rule: "less than pages",
+                       "the current page, 0-based like UIPageControl.currentPage")
+        case .style:
+            return row(.choice(Style.allCases.map(\.rawValue)), .value("dots"),
+                       "how the row is drawn: dots, a pill for the current page, a segmented bar, a scrolling window, or a progress capsule")
+        case .color:
+            return row(.color, .value("007AFF"), "color of the current indicator")
+        case .inactive:
+            return row(.color, .derived("color with its alpha × 0.3, rounded half up"), "color of the other indicators")
+        case .bg:
+            return row(.color, .value("transparent"), "background")
+        case .size:
+            return row(.decimal(2...64), unit: "points", .value("8"), "dot diameter")
+        case .spacing:
+            return row(.decimal(0...64), unit: "points", .value("8"), "gap between neighbouring indicators, edge to edge")
+        case .padding:
+            return row(.decimal(0...64), unit: "points", .value("4"), "margin on every side")
+        case .scale:
+            return row(.integer(1...4), .value("1"), use: ParameterUse(format: .png),
+                       "pixels per point (1x, 2x, 3x screens); SVG is sized in points")
+        case .direction:
+            return row(.choice(Direction.allCases.map(\.rawValue)), .value("ltr"),
+                       "order of the pages: left to right, right to left, top to bottom, bottom to top")
+        case .fill:
+            return row(.choice(Fill.allCases.map(\.rawValue)), .value("solid"), use: ParameterUse(styles: allButBar),
+                       "inactive indicators filled, or drawn as rings inside the outline")
+        case .stroke:
+            return row(.decimal(0.5...8), unit: "points", .value("1"), rule: "at most half of size",
+                       use: ParameterUse(styles: allButBar, fill: .outline), "ring line width for fill=outline")
+        case .shape:
+            return row(.choice(Shape.allCases.map(\.rawValue)), .value("circle"), use: ParameterUse(styles: allButBar),
+                       "outline of each indicator")
+        case .colors:
+            return row(.colorList(1...1000), .none, rule: "not together with color",
+                       "per-page colors, cycled: the whole indicator takes the current page's color")
+        case .format:
+            return row(.choice(ImageFormat.allCases.map(\.rawValue)), .value("png"), "image format")
+        case .visible:
+            return row(.integer(3...25), .value("7"), use: ParameterUse(styles: [.scroll]), "how many dots show")
+        case .progress:
+            return row(.decimal(0...1), .value("0.5"), use: ParameterUse(styles: [.progress]),
+                       "how much of the current indicator is filled")
+        case .labels:
+            return row(.textList, .none, rule: "exactly one per page", use: ParameterUse(styles: [.bar]),
+                       "segment titles (%2C for a comma inside one)")
+        case .width:
+            return row(.decimal(nil), unit: "points", .derived("fitted"), rule: "at least the fitted width",
+                       "a fixed canvas width, indicator centred (after direction)")
+        case .height:
+            return row(.decimal(nil), unit: "points", .derived("fitted"), rule: "at least the fitted height",
+                       "a fixed canvas height, indicator centred (after direction)")
+        }
+    }
+}

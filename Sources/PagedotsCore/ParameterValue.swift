@@ -1,0 +1,170 @@
+/// One known parameter's value as sent, and its conversions: each reads the
+/// value as the table's kind says, checks its range, and throws the
+/// parameter's one-line message when it does not fit.
+///
+/// Calling a conversion that does not match the parameter's kind is a
+/// programming error (the table and `IndicatorSpecBuilder` disagree), never
+/// a matter of input; the tests call every conversion.
+struct ParameterValue {
+    /// The parameter's name, kind and unit (what its messages need; the
+    /// rest of its row is not copied).
+    private let name: String
+    private let kind: ParameterKind
+    private let unit: String?
+    /// Still percent-encoded.
+    let raw: ArraySlice<UInt8>
+
+    init(_ parameter: Parameter, raw: ArraySlice<UInt8>) {
+        name = parameter.name.rawValue
+        kind = parameter.kind
+        unit = parameter.unit
+        self.raw = raw
+    }
+
+    /// An integer in the kind's range, its top lowered to `limit` (`note`
+    /// says why; like every note, worked out only for a message).
+    func integer(upTo limit: Int = .max, note: @autoclosure () -> String? = nil) throws(ParameterError) -> Int {
+        guard case .integer(let kindRange) = kind else { preconditionFailure("\(name) is not an integer") }
+        let range = kindRange.lowerBound...max(kindRange.lowerBound, min(kindRange.upperBound, limit))
+        let text = try decoded(raw)
+        guard let value = DecimalText.integer(text), range.contains(value) else {
+            throw failure("be " + ParameterKind.integer(range).phrase(), note: note())
+        }
+        return value
+    }
+
+    /// A decimal in the kind's range, narrowed to `bounds` (`note` says why);
+    /// a kind without a range takes `bounds` alone.
+    func decimal(within bounds: ClosedRange<Double> = 0...Double.infinity, note: @autoclosure () -> String? = nil) throws(ParameterError) -> Double {
+        guard case .decimal(let kindRange) = kind else { preconditionFailure("\(name) is not a decimal") }
+        let range = kindRange?.clamped(to: bounds) ?? bounds
+        let text = try decoded(raw)
+        guard let value = DecimalText.decimal(text), range.contains(value) else {
+            throw failure("be " + ParameterKind.decimal(range).phrase(), note: note())
+        }
+        return value
+    }
+
+    /// One of the kind's words, case-insensitive, as `E`.
+    func choice<E: RawRepresentable<String>>(_: E.Type) throws(ParameterError) -> E {
+        guard case .choice(let words) = kind else { preconditionFailure("\(name) is not a choice") }
+        let word = String(asciiLowercased: try decoded(raw))
+        guard words.contains(word), let value = E(rawValue: word) else {
+            throw failure("be " + kind.phrase())
+        }
+        return value
+    }
+
+    /// A colour.
+    func color() throws(ParameterError) -> RGBA {
+        guard case .color = kind else { preconditionFailure("\(name) is not a color") }
+        guard let color = RGBA(parsing: try decoded(raw)) else { throw failure("be " + kind.phrase()) }
+        return color
+    }
+
+    /// The colours of a list, as many as the kind allows.
+    func colors() throws(ParameterError) -> [RGBA] {
+        guard case .colorList(let count) = kind else { preconditionFailure("\(name) is not a color list") }
+        var colors: [RGBA] = []
+        for (offset, item) in try items(count: count, noun: "color").enumerated() {
+            guard let color = RGBA(parsing: try decoded(item, item: offset + 1)) else {
+                throw failure("be " + ParameterKind.color.phrase(), item: offset + 1, got: item)
+            }
+            colors.append(color)
+        }
+        return colors
+    }
+
+    /// The texts of a list, exactly `count` of them (`note` says why), none
+    /// with a control character.
+    func texts(count: Int, note: @autoclosure () -> String) throws(ParameterError) -> [String] {
+        guard case .textList = kind else { preconditionFailure("\(name) is not a text list") }
+        var texts: [String] = []
+        for (offset, item) in try items(count: count...count, noun: "label", note: note()).enumerated() {
+            let bytes = try decoded(item, item: offset + 1)
+            guard !Self.hasControlCharacter(bytes) else {
+                throw failure("be text without control characters", item: offset + 1, got: item)
+            }
+            texts.append(String(decoding: bytes, as: UTF8.self))
+        }
+        return texts
+    }
+
+    /// `<name>: must <requirement>; got "<raw>"`.
+    func failure(_ requirement: String, note: String? = nil) -> ParameterError {
+        failure(requirement, note: note, item: nil, got: raw)
+    }
+
+    /// The raw value split on its literal commas (an empty value is an empty
+    /// list), checked to have an allowed number of items: `noun` (singular)
+    /// names one item in the message.
+    private func items(count allowed: ClosedRange<Int>, noun: String, note: @autoclosure () -> String? = nil) throws(ParameterError) -> [ArraySlice<UInt8>] {
+        let items = raw.isEmpty ? [] : raw.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+        guard allowed.contains(items.count) else {
+            let amount = allowed.count == 1
+                ? (allowed.lowerBound == 1 ? "exactly 1 \(noun)" : "exactly \(allowed.lowerBound) comma-separated \(noun)s")
+                : "\(allowed.lowerBound) to \(allowed.upperBound) comma-separated \(noun)s"
+            throw ParameterError(name, must: "be " + amount + Self.parenthesised(nil, note()), got: "\(items.count)")
+        }
+        return items
+    }
+
+    /// `bytes` percent-decoded, or the message naming the parameter (and the list item).
+    private func decoded(_ bytes: ArraySlice<UInt8>, item: Int? = nil) throws(ParameterError) -> ArraySlice<UInt8> {
+        do {
+            return try PercentDecoding.decode(bytes)
+        } catch {
+            switch error {
+            case .malformedEscape: throw failure("be percent-encoded as %XX with two hex digits", item: item, got: bytes)
+            case .invalidUTF8: throw failure("be UTF-8 once percent-decoded", item: item, got: bytes)
+            }
+        }
+    }
+
+    private func failure(_ requirement: String, note: String? = nil, item: Int?, got: ArraySlice<UInt8>) -> ParameterError {
+        ParameterError(
+            name, item: item, must: requirement + Self.parenthesised(unit, note), got: ParameterError.quoted(got)
+        )
+    }
+
+    /// Whether valid UTF-8 holds a control character (Unicode's Cc: C0, DEL,
+    /// and C1, which is U+0080…U+009F, encoded C2 80…C2 9F).
+    private static func hasControlCharacter(_ utf8: ArraySlice<UInt8>) -> Bool {
+        var previous: UInt8 = 0
+        for byte in utf8 {
+            if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && byte <= 0x9F) { return true }
+            previous = byte
+        }
+        return false
+    }
+
+    /// ` (unit; note)`, ` (unit)`, ` (note)` or nothing.
+    private static func parenthesised(_ unit: String?, _ note: String?) -> String {
+        let parts = [unit, note].compactMap { $0 }
+        return parts.isEmpty ? "" : " (" + parts.joined(separator: "; ") + ")"
+    }
+}
+
+extension ParameterKind {
+    /// What a value of this kind must be, in words: `an integer from 1 to 1000`.
+    func phrase() -> String {
+        switch self {
+        case .integer(let range):
+            return "an integer from \(range.lowerBound) to \(range.upperBound)"
+        case .decimal(let range?) where range.upperBound == .infinity:
+            return "a number of at least \(DecimalText.format(range.lowerBound))"
+        case .decimal(let range?):
+            return "a number from \(DecimalText.format(range.lowerBound)) to \(DecimalText.format(range.upperBound))"
+        case .decimal(nil):
+            return "a number"
+        case .choice(let words):
+            return "one of " + words.joined(separator: ", ")
+        case .color:
+            return "a color: hex RGB, RGBA, RRGGBB or RRGGBBAA (# optional), a CSS color name, or transparent"
+        case .colorList(let count):
+            return "\(count.lowerBound) to \(count.upperBound) comma-separated colors"
+        case .textList:
+            return "comma-separated texts"
+        }
+    }
+}

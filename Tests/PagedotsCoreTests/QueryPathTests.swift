@@ -1,0 +1,73 @@
+import Testing
+import PagedotsCore
+
+/// Image paths, their suffixes, and suffixes that disagree with the query.
+@Suite struct QueryPathTests {
+    @Test(arguments: [
+        ("/indicator", PathOptions()),
+        ("/indicator.png", PathOptions(format: .png)),
+        ("/indicator.svg", PathOptions(format: .svg)),
+        ("/indicator@1x", PathOptions(scale: 1)),
+        ("/indicator@2x", PathOptions(scale: 2)),
+        ("/indicator@02x", PathOptions(scale: 2)),
+        ("/indicator@3x.png", PathOptions(format: .png, scale: 3)),
+        ("/indicator@4x.svg", PathOptions(format: .svg, scale: 4)),
+    ])
+    func imagePaths(path: String, options: PathOptions) throws {
+        #expect(try IndicatorQuery.pathOptions(forPath: path[...]) == options)
+    }
+
+    @Test(arguments: [
+        "/", "", "/indicators", "/indicatorx", "/Indicator", "/indicator/", "/indicator.PNG", "/indicator.gif",
+        "/indicator.", "/indicator@x", "/indicator@2", "/indicator@2x.", "/indicator@2X", "/indicator.png.png",
+        "/indicator.svg@2x", "/indicator@2x@2x", "/indicator@-1x", "/indicator@+2x", "/indicator@%32x", "/x/indicator",
+    ])
+    func otherPathsAreNotImagePaths(path: String) throws {
+        #expect(try IndicatorQuery.pathOptions(forPath: path[...]) == nil)
+    }
+
+    @Test(arguments: [
+        ("/indicator@5x", #"scale: must be an integer from 1 to 4 (in the path's @Nx); got "5""#),
+        ("/indicator@0x.png", #"scale: must be an integer from 1 to 4 (in the path's @Nx); got "0""#),
+        ("/indicator@99999999999999999999x.svg",
+         #"scale: must be an integer from 1 to 4 (in the path's @Nx); got "99999999999999999999""#),
+    ])
+    func scaleSuffixOutOfRangeIsAboutScale(path: String, message: String) {
+        let error = #expect(throws: ParameterError.self) { try IndicatorQuery.pathOptions(forPath: path[...]) }
+        #expect(error?.parameter == "scale")
+        #expect(error?.description == message)
+    }
+
+    @Test(arguments: [
+        (PathOptions(format: .png), "pages=3&format=svg", #"format: must be png to agree with the path's .png; got "svg""#),
+        (PathOptions(format: .svg), "pages=3&format=png", #"format: must be svg to agree with the path's .svg; got "png""#),
+        (PathOptions(scale: 2), "pages=3&scale=3", #"scale: must be 2 to agree with the path's @2x; got "3""#),
+        (PathOptions(format: .svg, scale: 1), "pages=3&scale=4", #"scale: must be 1 to agree with the path's @1x; got "4""#),
+    ])
+    func suffixThatDisagreesWithTheQueryIsRefused(options: PathOptions, query: String, message: String) {
+        #expect(refusal(query, options: options) == message)
+    }
+
+    @Test func suffixThatAgreesWithTheQueryIsFine() throws {
+        #expect(try parsedSpec("pages=3&format=PNG", options: PathOptions(format: .png)) == IndicatorSpec(pages: 3))
+        #expect(try parsedSpec("pages=3&scale=02", options: PathOptions(scale: 2)).scale == 2)
+        #expect(try parsedSpec("pages=3&format=svg", options: PathOptions(format: .svg)).format == .svg)
+    }
+
+    @Test func suffixSetsFormatAndScale() throws {
+        #expect(try parsedSpec("pages=3", options: PathOptions(scale: 3)) == spec(pages: 3) { $0.scale = 3 })
+        #expect(try parsedSpec("pages=3", options: PathOptions(format: .svg)) == spec(pages: 3) { $0.format = .svg })
+    }
+
+    @Test func scaleDoesNotApplyToSVG() throws {
+        let fromPath = try parsedSpec("pages=3", options: PathOptions(format: .svg, scale: 3))
+        let fromQuery = try parsedSpec("pages=3&format=svg&scale=3")
+        #expect(fromPath.scale == 1)
+        #expect(fromQuery == fromPath)
+    }
+
+    @Test func pathAndQueryGiveTheSameSpec() throws {
+        let fromPath = try IndicatorQuery.pathOptions(forPath: "/indicator@2x.png")
+        #expect(try parsedSpec("pages=3", options: try #require(fromPath)) == parsedSpec("pages=3&scale=2&format=png"))
+    }
+}
