@@ -73,11 +73,8 @@ struct BarRow: RowLayout {
         return items
     }
 
-    /// A line's outline: round ends for `circle` and `rounded`, square ends for the other shapes.
+    /// A line's outline, with round ends (`shape` does not apply to bar).
     private func linePath(_ box: Rect) -> Path {
-        switch spec.shape {
-        case .circle, .rounded: ShapePath.roundedRect(box, radius: min(box.width, box.height) / 2)
-        case .square, .diamond, .star, .heart: ShapePath.path(for: .square, in: box)
-        }
+        ShapePath.roundedRect(box, radius: min(box.width, box.height) / 2)
     }
 }

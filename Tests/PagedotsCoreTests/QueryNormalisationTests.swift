@@ -43,8 +43,8 @@ import PagedotsCore
     @Test func cacheKeyIsCanonicalText() throws {
         #expect(try parsedSpec("pages=5&current=2").cacheKey
             == "v1;png;dots;p5;c2;007affff;007aff4d;00000000;s8;g8;m4;x1;ltr;solid;k1;circle;w-;h-;v7;r0.5;l-")
-        #expect(try parsedSpec("pages=2&style=bar&labels=%C3%BC,a%3Bb&size=7.25&width=100").cacheKey
-            == "v1;png;bar;p2;c0;007affff;007aff4d;00000000;s7.25;g8;m4;x1;ltr;solid;k1;circle;w100;h-;v7;r0.5;l2:ü3:a;b")
+        #expect(try parsedSpec("pages=2&style=bar&labels=%C3%BC,a%3Bb&size=7.25&width=200").cacheKey
+            == "v1;png;bar;p2;c0;007affff;007aff4d;00000000;s7.25;g8;m4;x1;ltr;solid;k1;circle;w200;h-;v7;r0.5;l2:ü3:a;b")
     }
 
     @Test func unusedParametersAreResetToTheirDefaults() throws {

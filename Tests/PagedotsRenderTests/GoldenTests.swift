@@ -72,7 +72,7 @@ struct GoldenTests {
             $0.color = RGBA(red: 255, green: 255, blue: 255); $0.inactive = RGBA(red: 0x8E, green: 0x8E, blue: 0x93)
             $0.background = RGBA(red: 0, green: 0, blue: 0)
         }),
-        Case(name: "bar-square-btt-3x", spec: spec(pages: 3) { $0.current = 0; $0.style = .bar; $0.shape = .square; $0.direction = .btt; $0.scale = 3 }),
+        Case(name: "bar-btt-3x", spec: spec(pages: 3) { $0.current = 0; $0.style = .bar; $0.direction = .btt; $0.scale = 3 }),
     ]
 
     @Test(arguments: cases)
