@@ -63,15 +63,16 @@ struct BodyDiscarder {
             case .finished:
                 break scanning
             case .chunkData(let remaining):
-                // A chunk that would pass the limit is refused before it is read.
-                if consumedTotal + index + remaining > limit { return (index, .tooLarge) }
                 let taken = min(remaining, bytes.count - index)
                 index += taken
                 state = remaining == taken ? .chunkDataEnd(expectingCR: true) : .chunkData(remaining: remaining - taken)
             default:
                 guard step(bytes[index]) else { return (index, .invalid) }
                 index += 1
-                if consumedTotal + index > limit { return (index, .tooLarge) }
+                // A chunk that would pass the limit is refused before it is read.
+                let declared: Int
+                if case .chunkData(let size) = state { declared = size } else { declared = 0 }
+                if consumedTotal + index + declared > limit { return (index, .tooLarge) }
             }
         }
         consumedTotal += index

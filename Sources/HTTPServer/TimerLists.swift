@@ -29,24 +29,26 @@ struct TimerLists {
 
     /// The earliest deadline of all.
     var earliestDeadline: MonotonicTime? {
-        var earliest: MonotonicTime?
+        earliest?.deadline
+    }
+
+    /// The slot with the earliest deadline, if that deadline is at or before
+    /// `now`; its timer is removed.
+    mutating func takeDue(at now: MonotonicTime) -> Int? {
+        guard let earliest, earliest.deadline <= now else { return nil }
+        unlink(earliest.slot)
+        return earliest.slot
+    }
+
+    /// The earliest of the lists' heads.
+    private var earliest: (slot: Int, deadline: MonotonicTime)? {
+        var earliest: (slot: Int, deadline: MonotonicTime)?
         for head in heads where head >= 0 {
-            if let deadline = nodes[head].timer?.deadline, earliest.map({ deadline < $0 }) ?? true {
-                earliest = deadline
+            if let deadline = nodes[head].timer?.deadline, earliest.map({ deadline < $0.deadline }) ?? true {
+                earliest = (head, deadline)
             }
         }
         return earliest
-    }
-
-    /// A slot whose deadline is at or before `now`, its timer removed; nil when none is due.
-    mutating func takeDue(at now: MonotonicTime) -> Int? {
-        for head in heads where head >= 0 {
-            if let deadline = nodes[head].timer?.deadline, deadline <= now {
-                unlink(head)
-                return head
-            }
-        }
-        return nil
     }
 
     private mutating func unlink(_ slot: Int) {
