@@ -460,12 +460,13 @@ final class EventLoop: @unchecked Sendable {
             mailbox.wakePending = false
             return mailbox.stopRequested
         }
+        // A stop requested before a response was posted must shape that response (Connection: close).
+        if stop, drainDeadline == nil { beginDrain() }
         for delivery in incoming {
             deliver(delivery.address, delivery.response, delivery.extraHeaders)
         }
         incoming.removeAll(keepingCapacity: true)
         spareDeliveries = incoming
-        if stop, drainDeadline == nil { beginDrain() }
     }
 
     private func fireDueTimers() {
