@@ -138,15 +138,12 @@ struct HTTPConnection {
         var summary: RequestSummary?
     }
 
-    /// A queued response and the output offset where it ends.
+    /// A queued response, the output offset where it ends, and its report
+    /// (timed when that offset is written).
     private struct QueuedResponse {
         var end: UInt64
-        var status: Int
-        var label: Int
         var startedAt: MonotonicTime
-        var bodyBytes: Int
-        var summary: RequestSummary?
-        var problem: String?
+        var report: CompletedResponse
     }
 
     private let settings: ConnectionSettings
@@ -320,16 +317,14 @@ struct HTTPConnection {
     /// The next response whose last byte has been written, oldest first.
     mutating func takeCompletedResponse() -> CompletedResponse? {
         guard queuedHead < queued.count, queued[queuedHead].end <= writtenBytes else { return nil }
-        let response = queued[queuedHead]
+        var report = queued[queuedHead].report
+        report.seconds = lastWriteAt.seconds(since: queued[queuedHead].startedAt)
         queuedHead += 1
         if queuedHead == queued.count {
             queued.removeAll(keepingCapacity: true)
             queuedHead = 0
         }
-        return CompletedResponse(
-            status: response.status, label: response.label, seconds: lastWriteAt.seconds(since: response.startedAt),
-            bodyBytes: response.bodyBytes, request: response.summary, problem: response.problem
-        )
+        return report
     }
 
     // MARK: Reading requests
@@ -441,8 +436,11 @@ struct HTTPConnection {
             disposition: disposition, includeBody: includeBody
         )
         queued.append(QueuedResponse(
-            end: writtenBytes + UInt64(output.count), status: response.status, label: response.label,
-            startedAt: startedAt, bodyBytes: bodyBytes, summary: summary, problem: problem
+            end: writtenBytes + UInt64(output.count), startedAt: startedAt,
+            report: CompletedResponse(
+                status: response.status, label: response.label, seconds: 0, bodyBytes: bodyBytes,
+                request: summary, problem: problem
+            )
         ))
     }
 }

@@ -112,6 +112,18 @@ struct ConnectionHarness {
         machine.responseReady(sequence: sequence, PreparedResponse(response), extraHeaders: extraHeaders, at: moment)
     }
 
+    /// The client sends `request`; the handler answers it with `response` after the machine hands it out.
+    mutating func exchange(_ request: String, _ response: HTTPResponse) {
+        clientSends(request)
+        run()
+        guard let sequence = dispatched.last?.sequence else {
+            Issue.record("no request was dispatched")
+            return
+        }
+        respond(sequence, response)
+        run()
+    }
+
     /// Moves the clock to `seconds`, lets the due timer fire and runs.
     mutating func advance(to seconds: Double) {
         now = seconds

@@ -21,10 +21,7 @@ struct ConnectionPersistenceTests {
     @Test("RFC 9112 §9.3: HTTP/1.1 with Connection: close is answered with close, then closed")
     func http11Close() {
         var harness = ConnectionHarness()
-        harness.clientSends("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        harness.run()
-        harness.respond(0, okResponse())
-        harness.run()
+        harness.exchange("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", okResponse())
         #expect(harness.sentText == okWire(connection: "close"))
         #expect(harness.closed)
         #expect(!harness.outputShutDown)
@@ -33,18 +30,12 @@ struct ConnectionPersistenceTests {
     @Test("RFC 9112 §9.3: HTTP/1.0 closes unless it asks for keep-alive")
     func http10() {
         var plain = ConnectionHarness()
-        plain.clientSends("GET / HTTP/1.0\r\n\r\n")
-        plain.run()
-        plain.respond(0, okResponse())
-        plain.run()
+        plain.exchange("GET / HTTP/1.0\r\n\r\n", okResponse())
         #expect(plain.sentText == okWire(connection: "close"))
         #expect(plain.closed)
 
         var keepAlive = ConnectionHarness()
-        keepAlive.clientSends("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
-        keepAlive.run()
-        keepAlive.respond(0, okResponse())
-        keepAlive.run()
+        keepAlive.exchange("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", okResponse())
         #expect(keepAlive.sentText == okWire(connection: "keep-alive"))
         #expect(!keepAlive.closed)
     }
@@ -52,10 +43,7 @@ struct ConnectionPersistenceTests {
     @Test("RFC 9110 §9.3.2: HEAD gets the headers, Content-Length included, and no body")
     func head() {
         var harness = ConnectionHarness()
-        harness.clientSends("HEAD / HTTP/1.1\r\nHost: x\r\n\r\n")
-        harness.run()
-        harness.respond(0, okResponse("hello"))
-        harness.run()
+        harness.exchange("HEAD / HTTP/1.1\r\nHost: x\r\n\r\n", okResponse("hello"))
         #expect(harness.sentText == String(okWire("hello").dropLast(5)))
         #expect(harness.completed.first?.bodyBytes == 0)
     }
@@ -218,10 +206,7 @@ struct ConnectionTimeoutTests {
         var harness = ConnectionHarness()
         harness.writeCapacity = 0
         harness.now = 1
-        harness.clientSends("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-        harness.run()
-        harness.respond(0, okResponse())
-        harness.run()
+        harness.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n", okResponse())
         #expect(harness.machine.timer == ConnectionTimer(kind: .write, deadline: harness.time(11)))
         harness.now = 3
         harness.writeCapacity = nil
@@ -235,10 +220,7 @@ struct ConnectionTimeoutTests {
     func writeTimeout() {
         var harness = ConnectionHarness()
         harness.writeCapacity = 0
-        harness.clientSends("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-        harness.run()
-        harness.respond(0, okResponse())
-        harness.run()
+        harness.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n", okResponse())
         harness.advance(to: 9.999)
         #expect(!harness.closed)
         harness.advance(to: 10)
@@ -315,22 +297,19 @@ struct ConnectionDrainTests {
 
 @Suite("Connection state machine: bodies and errors")
 struct ConnectionBodyAndErrorTests {
-    @Test("RFC 9112 §6.3: a Content-Length body is read and dropped, never taken as the next request", arguments: Chunking.allCases)
-    func contentLengthBody(chunking: Chunking) {
+    @Test(
+        "RFC 9112 §6.3, §7.1: a body (Content-Length or chunked) is read and dropped, never taken as a request",
+        arguments: [
+            "Content-Length: 30\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: x",
+            "Transfer-Encoding: chunked\r\n\r\n4\r\nGET \r\n10\r\n/smuggled HTTP/1\r\n0\r\n\r\n",
+        ],
+        Chunking.allCases
+    )
+    func bodyDropped(framingAndBody: String, chunking: Chunking) {
         var harness = ConnectionHarness()
         harness.readChunk = chunking.size ?? .max
         harness.handler = { _ in okResponse() }
-        harness.clientSends("POST /p HTTP/1.1\r\nHost: x\r\nContent-Length: 30\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: xGET /g HTTP/1.1\r\nHost: x\r\n\r\n")
-        harness.run()
-        #expect(harness.dispatchedPaths == ["/p", "/g"])
-    }
-
-    @Test("RFC 9112 §7.1: a chunked body is decoded and dropped", arguments: Chunking.allCases)
-    func chunkedBody(chunking: Chunking) {
-        var harness = ConnectionHarness()
-        harness.readChunk = chunking.size ?? .max
-        harness.handler = { _ in okResponse() }
-        harness.clientSends("POST /p HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nGET \r\n0\r\n\r\nGET /g HTTP/1.1\r\nHost: x\r\n\r\n")
+        harness.clientSends("POST /p HTTP/1.1\r\nHost: x\r\n" + framingAndBody + "GET /g HTTP/1.1\r\nHost: x\r\n\r\n")
         harness.run()
         #expect(harness.dispatchedPaths == ["/p", "/g"])
     }
@@ -357,10 +336,7 @@ struct ConnectionBodyAndErrorTests {
         harness.clientSends("PUT / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n")
         harness.run()
         #expect(harness.takeSentText() == "HTTP/1.1 100 Continue\r\n\r\n")
-        harness.clientSends("abc")
-        harness.run()
-        harness.respond(0, okResponse())
-        harness.run()
+        harness.exchange("abc", okResponse())
         #expect(harness.sentText == okWire())
     }
 
