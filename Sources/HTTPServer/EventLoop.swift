@@ -64,6 +64,8 @@ private struct Mailbox {
 
     var deliveries: [Delivery] = []
     var stopRequested = false
+    /// The loop has ended: deliveries are dropped.
+    var closed = false
     /// The wake-up descriptor has been written and the loop has not yet read the mailbox.
     var wakePending = false
 }
@@ -109,28 +111,36 @@ final class EventLoop: @unchecked Sendable {
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     private let events = UnsafeMutableBufferPointer<epoll_event>.allocate(capacity: 256)
 
-    /// A loop that will accept on `listener` (and close it when done).
-    init(context: ServerContext, listener: Int32) throws(SystemError) {
-        self.context = context
-        self.listener = listener
-        spareDescriptor = Glibc.open("/dev/null", O_RDONLY | O_CLOEXEC)
-        guard let epoll = try systemCall("epoll_create1", { epoll_create1(Int32(EPOLL_CLOEXEC)) }) else {
-            throw SystemError(call: "epoll_create1", code: EAGAIN)
-        }
-        self.epoll = epoll
-        guard let wake = try systemCall("eventfd", { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }) else {
-            closeDescriptor(epoll)
-            throw SystemError(call: "eventfd", code: EAGAIN)
-        }
-        wakeDescriptor = wake
+    /// A loop that will accept on `listener`. The loop owns `listener` from
+    /// here on, and closes it even when this throws.
+    static func make(context: ServerContext, listener: Int32) throws(SystemError) -> EventLoop {
+        let epoll: Int32
+        let wake: Int32
         do throws(SystemError) {
-            try register(listener, events: EPOLLIN.rawValue, tag: EventLoop.listenerTag)
-            try register(wake, events: EPOLLIN.rawValue, tag: EventLoop.wakeTag)
+            epoll = try systemCall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) } ?? -1
+            guard epoll >= 0 else { throw SystemError(call: "epoll_create1", code: EAGAIN) }
+            wake = try systemCall("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) } ?? -1
+            guard wake >= 0 else {
+                closeDescriptor(epoll)
+                throw SystemError(call: "eventfd", code: EAGAIN)
+            }
         } catch {
-            closeDescriptor(epoll)
-            closeDescriptor(wake)
+            closeDescriptor(listener)
             throw error
         }
+        // From here the loop's deinit closes all three.
+        let loop = EventLoop(context: context, listener: listener, epoll: epoll, wake: wake)
+        try loop.register(listener, events: EPOLLIN.rawValue, tag: EventLoop.listenerTag)
+        try loop.register(wake, events: EPOLLIN.rawValue, tag: EventLoop.wakeTag)
+        return loop
+    }
+
+    private init(context: ServerContext, listener: Int32, epoll: Int32, wake: Int32) {
+        self.context = context
+        self.listener = listener
+        self.epoll = epoll
+        wakeDescriptor = wake
+        spareDescriptor = Glibc.open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
 
     deinit {
@@ -188,6 +198,7 @@ final class EventLoop: @unchecked Sendable {
             return
         }
         let wake = mailbox.withLock { mailbox in
+            guard !mailbox.closed else { return false }
             mailbox.deliveries.append(Mailbox.Delivery(address: address, response: response, extraHeaders: extraHeaders))
             defer { mailbox.wakePending = true }
             return !mailbox.wakePending
@@ -216,6 +227,10 @@ final class EventLoop: @unchecked Sendable {
             if let drainDeadline, moment.time >= drainDeadline {
                 closeAllConnections()
             }
+        }
+        mailbox.withLock { mailbox in
+            mailbox.closed = true
+            mailbox.deliveries.removeAll()
         }
     }
 

@@ -1,7 +1,8 @@
 /// The application behind the server.
 public protocol HTTPHandler: Sendable {
-    /// Called on an event-loop thread for every complete request head, in the
-    /// order of each connection. Must not block: answer with `responder.send`
+    /// Called on an event-loop thread for every complete request head (once
+    /// its body, if any, has been read and dropped), in the order of each
+    /// connection. Must not block: answer with `responder.send`
     /// before returning, or hand `responder` to other work that answers later
     /// from any thread. Each responder must be used exactly once; the next
     /// request on the same connection waits for the answer.
@@ -50,4 +51,19 @@ public struct HTTPAccessRecord: Sendable {
     /// For a response the server made itself: the protocol error, in one line
     /// (`request line longer than 8192 bytes`); nil otherwise.
     public var problem: String?
+
+    public init(
+        peer: String, method: String, target: String, version: HTTPVersion?, status: Int,
+        bodyBytes: Int, seconds: Double, label: Int, problem: String?
+    ) {
+        self.peer = peer
+        self.method = method
+        self.target = target
+        self.version = version
+        self.status = status
+        self.bodyBytes = bodyBytes
+        self.seconds = seconds
+        self.label = label
+        self.problem = problem
+    }
 }

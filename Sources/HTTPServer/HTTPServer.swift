@@ -46,9 +46,9 @@ public final class HTTPServer: Sendable {
             var loops: [EventLoop] = []
             for (index, listener) in listeners.enumerated() {
                 do throws(SystemError) {
-                    loops.append(try EventLoop(context: context, listener: listener))
+                    loops.append(try EventLoop.make(context: context, listener: listener))
                 } catch {
-                    listeners[index...].forEach(closeDescriptor)
+                    listeners[(index + 1)...].forEach(closeDescriptor)
                     throw HTTPServerError("cannot start the event loops: \(error)")
                 }
             }
