@@ -232,6 +232,8 @@ final class EventLoop: @unchecked Sendable {
             mailbox.closed = true
             mailbox.deliveries.removeAll()
         }
+        // A later thread may get this thread's id; it must not pass for the owner.
+        ownerThread.store(0, ordering: .relaxed)
     }
 
     private func waitForEvents() -> Int {
