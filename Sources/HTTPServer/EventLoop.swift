@@ -208,7 +208,7 @@ final class EventLoop: @unchecked Sendable {
 
     private func signalWake() {
         var one: UInt64 = 1
-        _ = write(wakeDescriptor, &one, MemoryLayout<UInt64>.size)
+        _ = try? systemCall("write") { write(wakeDescriptor, &one, MemoryLayout<UInt64>.size) }
     }
 
     // MARK: The loop
@@ -470,7 +470,7 @@ final class EventLoop: @unchecked Sendable {
 
     private func readMailbox() {
         var wakeCount: UInt64 = 0
-        _ = read(wakeDescriptor, &wakeCount, MemoryLayout<UInt64>.size)
+        _ = try? systemCall("read") { read(wakeDescriptor, &wakeCount, MemoryLayout<UInt64>.size) }
         var incoming = spareDeliveries
         let stop = mailbox.withLock { mailbox in
             swap(&mailbox.deliveries, &incoming)
