@@ -61,7 +61,11 @@ struct ConnectionHarness {
     var dispatchedPaths: [String] { dispatched.map(\.request.path) }
 
     mutating func clientSends(_ text: String) {
-        unread.append(contentsOf: text.utf8)
+        clientSends(Array(text.utf8))
+    }
+
+    mutating func clientSends(_ bytes: [UInt8]) {
+        unread.append(contentsOf: bytes)
     }
 
     mutating func clientCloses() {
