@@ -54,7 +54,7 @@ private final class Connection {
     }
 }
 
-/// Responses and requests that other threads hand to a loop.
+/// Responses, and the request to stop, that other threads hand to a loop.
 private struct Mailbox {
     struct Delivery {
         var address: ResponseAddress
