@@ -31,15 +31,11 @@ struct MonotonicTime: Comparable, Hashable, Sendable {
 }
 
 /// A length of time, in nanoseconds.
-struct TimeSpan: Comparable, Hashable, Sendable {
+struct TimeSpan: Hashable, Sendable {
     var nanoseconds: UInt64
 
     /// `seconds` (negative counts as 0; very large values are capped at ~292 years).
     init(seconds: Double) {
         nanoseconds = seconds > 0 ? UInt64(min(seconds, 9e9) * 1e9) : 0
-    }
-
-    static func < (a: TimeSpan, b: TimeSpan) -> Bool {
-        a.nanoseconds < b.nanoseconds
     }
 }
