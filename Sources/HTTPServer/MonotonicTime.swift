@@ -34,7 +34,7 @@ struct MonotonicTime: Comparable, Hashable, Sendable {
 struct TimeSpan: Hashable, Sendable {
     var nanoseconds: UInt64
 
-    /// `seconds` (negative counts as 0; very large values are capped at ~292 years).
+    /// `seconds` (negative counts as 0; values are capped at 9e9 s, about 285 years).
     init(seconds: Double) {
         nanoseconds = seconds > 0 ? UInt64(min(seconds, 9e9) * 1e9) : 0
     }
