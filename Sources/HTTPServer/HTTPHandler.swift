@@ -1,18 +1,69 @@
 /// The application behind the server.
 public protocol HTTPHandler: Sendable {
-    /// Called on an event-loop thread for every complete request head, in the
-    /// order of each connection. Must not block: answer with `responder.send`
+    /// Called on an event-loop thread for every complete request head (once
+    /// its body, if any, has been read and dropped), in the order of each
+    /// connection. Must not block: answer with `responder.send`
     /// before returning, or hand `responder` to other work that answers later
-    /// from any thread. Each responder must be used exactly once.
+    /// from any thread. Each responder must be used exactly once; the next
+    /// request on the same connection waits for the answer.
     func handle(_ request: HTTPRequest, responder: HTTPResponder)
 }
 
-/// Told about connections and responses, e.g. to keep metrics. Called on
-/// event-loop threads: must be cheap and must not block.
+/// Told about connections and responses, e.g. to keep metrics or an access
+/// log. Called on event-loop threads: must be cheap and must not block.
 public protocol HTTPServerObserver: Sendable {
     func connectionOpened()
     func connectionClosed()
     /// A response's last byte was handed to the kernel, `seconds` after its
-    /// request's last header byte arrived. `label` is `HTTPResponse.label`.
+    /// request's last header byte arrived (or after the server detected the
+    /// error it answers). `label` is `HTTPResponse.label`; 0 for responses
+    /// the server makes itself (400, 408, 413, 414, 431, 503, 505).
     func responseSent(label: Int, status: Int, seconds: Double)
+    /// Whether to build an `HTTPAccessRecord` for every response. Read once,
+    /// when the server starts; when false, records cost nothing. Default false.
+    var wantsAccessRecords: Bool { get }
+    /// One access-log entry, after `responseSent`, when `wantsAccessRecords`.
+    func accessRecord(_ record: HTTPAccessRecord)
+}
+
+extension HTTPServerObserver {
+    public var wantsAccessRecords: Bool { false }
+    public func accessRecord(_ record: HTTPAccessRecord) {}
+}
+
+/// What an access log needs about one response.
+public struct HTTPAccessRecord: Sendable {
+    /// The client's address and port: `127.0.0.1:54321`, `[::1]:54321`.
+    public var peer: String
+    /// The request method; empty when the server answered before understanding the request line.
+    public var method: String
+    /// The path and query as sent; empty when not understood.
+    public var target: String
+    /// The request's version; nil when not understood.
+    public var version: HTTPVersion?
+    public var status: Int
+    /// Body bytes sent (0 for `HEAD`, 304 and the like).
+    public var bodyBytes: Int
+    /// Seconds from the request's last header byte to the response's last byte.
+    public var seconds: Double
+    /// `HTTPResponse.label`; 0 for responses the server makes itself.
+    public var label: Int
+    /// For a response the server made itself: the protocol error, in one line
+    /// (`request line longer than 8192 bytes`); nil otherwise.
+    public var problem: String?
+
+    public init(
+        peer: String, method: String, target: String, version: HTTPVersion?, status: Int,
+        bodyBytes: Int, seconds: Double, label: Int, problem: String?
+    ) {
+        self.peer = peer
+        self.method = method
+        self.target = target
+        self.version = version
+        self.status = status
+        self.bodyBytes = bodyBytes
+        self.seconds = seconds
+        self.label = label
+        self.problem = problem
+    }
 }

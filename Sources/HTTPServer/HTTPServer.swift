@@ -1,54 +1,91 @@
-/// A response serialised once (status line and headers, body kept beside
-/// them) so that it can be sent many times, e.g. from a cache.
-public final class PreparedResponse: Sendable {
-    public let status: Int
-    public let label: Int
-    /// Bytes held: serialised head plus body.
-    public let byteCount: Int
-    let head: [UInt8]
-    let body: [UInt8]
-
-    public init(_ response: HTTPResponse) {
-        status = response.status
-        label = response.label
-        var text = "HTTP/1.1 \(response.status) \r\n"
-        for field in response.headers { text += "\(field.name): \(field.value)\r\n" }
-        head = Array(text.utf8)
-        body = response.body
-        byteCount = head.count + body.count
-    }
-}
-
-/// Answers one request, once, from any thread.
-public struct HTTPResponder: Sendable {
-    /// Sends a prepared response, with `extraHeaders` added to its head. For a
-    /// `HEAD` request the body is left out (its `Content-Length` stays).
-    public func send(_ response: PreparedResponse, extraHeaders: [HTTPHeaderField] = []) {}
-
-    /// Prepares and sends a one-off response.
-    public func send(_ response: HTTPResponse) {
-        send(PreparedResponse(response))
-    }
-}
+import Dispatch
+import Synchronization
 
 /// Why the server could not start, in one line.
 public struct HTTPServerError: Error, CustomStringConvertible, Sendable {
     public var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
 }
 
-/// A generic HTTP/1.1 server over non-blocking sockets and epoll.
+/// A generic HTTP/1.1 server over non-blocking sockets and epoll: one event
+/// loop thread per `HTTPServerConfiguration.eventLoops`, each accepting on its
+/// own `SO_REUSEPORT` socket and serving its connections to the end.
 public final class HTTPServer: Sendable {
-    public init(configuration: HTTPServerConfiguration, handler: any HTTPHandler, observer: (any HTTPServerObserver)? = nil) {}
+    private struct State {
+        var loops: [EventLoop] = []
+        var port = 0
+        var started = false
+        var stopRequested = false
+    }
 
-    /// Binds and listens; after it returns, `port` is the bound port.
-    public func start() throws(HTTPServerError) {}
+    private let configuration: HTTPServerConfiguration
+    private let context: ServerContext
+    private let state = Mutex(State())
+    /// Entered once per running loop thread; left when the thread ends.
+    private let running = DispatchGroup()
 
-    /// The bound port (useful after asking for port 0).
-    public var port: Int { 0 }
+    public init(configuration: HTTPServerConfiguration, handler: any HTTPHandler, observer: (any HTTPServerObserver)? = nil) {
+        self.configuration = configuration
+        context = ServerContext(configuration: configuration, handler: handler, observer: observer)
+    }
+
+    /// Binds and listens; after it returns, `port` is the bound port. Throws a
+    /// one-line error for an invalid configuration, a bad host or a port in use.
+    public func start() throws(HTTPServerError) {
+        try configuration.validate()
+        try state.withLock { (state) throws(HTTPServerError) in
+            guard !state.started, !state.stopRequested else {
+                throw HTTPServerError("the server was already started or shut down")
+            }
+            let (listeners, port) = try Socket.listen(
+                host: configuration.host, port: configuration.port, count: configuration.eventLoops
+            )
+            var loops: [EventLoop] = []
+            for (index, listener) in listeners.enumerated() {
+                do throws(SystemError) {
+                    loops.append(try EventLoop.make(context: context, listener: listener))
+                } catch {
+                    listeners[(index + 1)...].forEach(closeDescriptor)
+                    throw HTTPServerError("cannot start the event loops: \(error)")
+                }
+            }
+            for loop in loops {
+                running.enter()
+                guard loop.startThread(onExit: { [running] in running.leave() }) else {
+                    running.leave()
+                    loops.forEach { $0.requestStop() }
+                    throw HTTPServerError("cannot start the event-loop threads")
+                }
+            }
+            state.loops = loops
+            state.port = port
+            state.started = true
+        }
+    }
+
+    /// The bound port (useful after asking for port 0); 0 before `start`.
+    public var port: Int {
+        state.withLock { $0.port }
+    }
 
     /// Blocks until the server has stopped (after `shutdown` and the drain).
-    public func wait() {}
+    /// Returns at once if the server never started.
+    public func wait() {
+        running.wait()
+    }
 
-    /// Begins a graceful stop; safe from any thread, idempotent.
-    public func shutdown() {}
+    /// Begins a graceful stop; safe from any thread, idempotent: stops
+    /// accepting at once, closes idle connections, answers every request whose
+    /// head has arrived (with `Connection: close`), and closes what is left
+    /// after `drainTimeout`.
+    public func shutdown() {
+        let loops = state.withLock { state in
+            state.stopRequested = true
+            return state.loops
+        }
+        loops.forEach { $0.requestStop() }
+    }
 }

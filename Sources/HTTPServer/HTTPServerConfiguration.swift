@@ -1,10 +1,14 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How the server listens and what it tolerates. Every default is SPEC.md's.
 public struct HTTPServerConfiguration: Sendable {
-    /// Address to listen on. Default `127.0.0.1`.
+    /// Address to listen on: an IPv4 or IPv6 address or a host name. Default `127.0.0.1`.
     public var host: String = "127.0.0.1"
     /// TCP port; 0 picks a free one (see `HTTPServer.port`). Default 8080.
     public var port: Int = 8080
-    /// Event-loop threads. Default: one per core.
+    /// Event-loop threads, each with its own listening socket. Default: one per core.
     public var eventLoops: Int = defaultEventLoops
     /// Longest request line, CRLF not counted; longer is `414`. Default 8192.
     public var maxRequestLineBytes: Int = 8192
@@ -12,10 +16,20 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxHeaderBytes: Int = 16384
     /// Most header lines; more is `431`. Default 100.
     public var maxHeaderLines: Int = 100
-    /// Seconds from a request head's first byte to its last; then `408`. Default 10.
+    /// Largest request body read (and thrown away: handlers get no bodies),
+    /// counted as sent; larger is `413`. Default 65536.
+    public var maxBodyBytes: Int = 65536
+    /// Most open client connections; a connection beyond them is answered
+    /// `503` with `Retry-After: 1` and closed. Default 10000.
+    public var maxConnections: Int = 10000
+    /// Seconds from a request head's first byte to its last (and its body's,
+    /// if any); then `408`. Default 10.
     public var headerTimeout: Double = 10
     /// Seconds a connection may sit with no request in progress; then it is closed. Default 5.
     public var idleTimeout: Double = 5
+    /// Seconds a response may wait for the client to read any of it; then the
+    /// connection is closed. Default 10.
+    public var writeTimeout: Double = 10
     /// Seconds a graceful stop waits for requests in flight. Default 10.
     public var drainTimeout: Double = 10
 
@@ -25,8 +39,24 @@ public struct HTTPServerConfiguration: Sendable {
     public static var defaultEventLoops: Int {
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
-}
 
-#if canImport(Glibc)
-import Glibc
-#endif
+    /// The first setting that cannot work, as a one-line error.
+    func validate() throws(HTTPServerError) {
+        func check(_ valid: Bool, _ message: String) throws(HTTPServerError) {
+            if !valid { throw HTTPServerError(message) }
+        }
+        try check((0...65535).contains(port), "port must be from 0 to 65535; got \(port)")
+        try check((1...1024).contains(eventLoops), "event loops must be from 1 to 1024; got \(eventLoops)")
+        try check(maxRequestLineBytes > 0, "maxRequestLineBytes must be positive")
+        try check(maxHeaderBytes > 0, "maxHeaderBytes must be positive")
+        try check(maxHeaderLines > 0, "maxHeaderLines must be positive")
+        try check(maxBodyBytes >= 0, "maxBodyBytes must not be negative")
+        try check(maxConnections > 0, "maxConnections must be positive")
+        for (name, seconds) in [
+            ("header timeout", headerTimeout), ("idle timeout", idleTimeout),
+            ("write timeout", writeTimeout), ("drain timeout", drainTimeout),
+        ] {
+            try check(seconds > 0 && seconds.isFinite, "\(name) must be a positive number of seconds; got \(seconds)")
+        }
+    }
+}

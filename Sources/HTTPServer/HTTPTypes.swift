@@ -2,12 +2,21 @@
 public enum HTTPMethod: Hashable, Sendable {
     case get
     case head
-    /// Any other syntactically valid method, as sent.
+    /// Any other syntactically valid method, as sent (methods are case-sensitive).
     case other(String)
+
+    /// The method as it appears on the request line.
+    public var name: String {
+        switch self {
+        case .get: "GET"
+        case .head: "HEAD"
+        case .other(let name): name
+        }
+    }
 }
 
 /// `HTTP/1.0` or `HTTP/1.1`: the only versions the server accepts.
-public struct HTTPVersion: Hashable, Sendable {
+public struct HTTPVersion: Hashable, Sendable, CustomStringConvertible {
     public var major: Int
     public var minor: Int
 
@@ -18,6 +27,9 @@ public struct HTTPVersion: Hashable, Sendable {
 
     public static let http1_0 = HTTPVersion(major: 1, minor: 0)
     public static let http1_1 = HTTPVersion(major: 1, minor: 1)
+
+    /// `HTTP/1.1`.
+    public var description: String { "HTTP/\(major).\(minor)" }
 }
 
 /// One header line: a name and its value, without surrounding whitespace.
@@ -33,32 +45,98 @@ public struct HTTPHeaderField: Hashable, Sendable {
 
 /// A parsed request head. The server has already enforced the limits and
 /// RFC 9112's rules; what reaches a handler is well formed.
+///
+/// The header section is kept as the bytes received and searched only when a
+/// handler asks for a field, so requests cost no work for headers nobody reads.
 public struct HTTPRequest: Sendable {
     public var method: HTTPMethod
     public var version: HTTPVersion
-    /// The target's path, still percent-encoded (`/indicator@2x.png`).
+    /// The target's path, still percent-encoded (`/indicator@2x.png`). For an
+    /// absolute-form target (`http://host/p`) the path part (`/p`); `*` for `OPTIONS *`.
     public var path: String
     /// The target's query without the `?`, still percent-encoded; empty when absent.
     public var query: String
-    /// The header lines in the order received.
-    public var headers: [HTTPHeaderField]
+    /// The header section as received: field lines, each ending in CRLF.
+    var fieldBytes: [UInt8]
 
     public init(method: HTTPMethod, version: HTTPVersion, path: String, query: String, headers: [HTTPHeaderField]) {
         self.method = method
         self.version = version
         self.path = path
         self.query = query
-        self.headers = headers
+        self.fieldBytes = HTTPRequest.serialize(headers)
+    }
+
+    init(method: HTTPMethod, version: HTTPVersion, path: String, query: String, fieldBytes: [UInt8]) {
+        self.method = method
+        self.version = version
+        self.path = path
+        self.query = query
+        self.fieldBytes = fieldBytes
+    }
+
+    /// The header lines in the order received.
+    public var headers: [HTTPHeaderField] {
+        get {
+            var fields: [HTTPHeaderField] = []
+            forEachField { name, value in
+                fields.append(HTTPHeaderField(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+                return false
+            }
+            return fields
+        }
+        set { fieldBytes = HTTPRequest.serialize(newValue) }
     }
 
     /// The value of the first header named `name` (case-insensitive), if any.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.utf8.count == name.utf8.count && $0.name.lowercased() == name.lowercased() }?.value
+        var wanted = name
+        return wanted.withUTF8 { wantedName in
+            var found: String?
+            forEachField { fieldName, value in
+                guard ASCII.equalsIgnoringCase(fieldName, wantedName) else { return false }
+                found = String(decoding: value, as: UTF8.self)
+                return true
+            }
+            return found
+        }
+    }
+
+    /// Calls `body` with each field's name and trimmed value until it returns true.
+    private func forEachField(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
+        fieldBytes.withUnsafeBufferPointer { bytes in
+            var lineStart = 0
+            while lineStart < bytes.count {
+                var lineEnd = lineStart
+                while lineEnd < bytes.count, bytes[lineEnd] != ASCII.lf { lineEnd += 1 }
+                let next = lineEnd + 1
+                if lineEnd > lineStart, bytes[lineEnd - 1] == ASCII.cr { lineEnd -= 1 }
+                var colon = lineStart
+                while colon < lineEnd, bytes[colon] != ASCII.colon { colon += 1 }
+                if colon < lineEnd {
+                    let name = UnsafeBufferPointer(rebasing: bytes[lineStart..<colon])
+                    let value = ASCII.trimmingWhitespace(UnsafeBufferPointer(rebasing: bytes[(colon + 1)..<lineEnd]))
+                    if body(name, value) { return }
+                }
+                lineStart = next
+            }
+        }
+    }
+
+    private static func serialize(_ headers: [HTTPHeaderField]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for field in headers {
+            bytes.append(contentsOf: field.name.utf8)
+            bytes.append(contentsOf: ": ".utf8)
+            bytes.append(contentsOf: field.value.utf8)
+            bytes.append(contentsOf: "\r\n".utf8)
+        }
+        return bytes
     }
 }
 
 /// A response as a handler builds it. The server adds `Date`,
-/// `Content-Length` (except for 304) and `Connection` itself.
+/// `Content-Length` (except for 1xx, 204 and 304) and `Connection` itself.
 public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [HTTPHeaderField]

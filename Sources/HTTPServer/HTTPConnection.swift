@@ -1,0 +1,446 @@
+/// What the connection state machine needs to know about its limits and timeouts.
+struct ConnectionSettings: Sendable {
+    var limits: RequestHeadParser.Limits
+    /// Largest request body read and thrown away; larger is 413.
+    var maxBodyBytes: Int
+    var headerTimeout: TimeSpan
+    var idleTimeout: TimeSpan
+    var writeTimeout: TimeSpan
+    /// How long a connection closed after an error keeps reading (and
+    /// discarding) what the client still sends, so that the error response is
+    /// not destroyed by a reset.
+    var lingerTimeout = TimeSpan(seconds: 2)
+    /// Most bytes discarded while lingering.
+    var maxLingerBytes = 1 << 20
+    /// Above this much unsent output, the connection stops reading and stops
+    /// handing requests to the handler until the client reads.
+    var maxBufferedOutputBytes = 64 * 1024
+    /// Most unparsed input held (pipelined requests waiting their turn).
+    var maxBufferedInputBytes: Int
+    /// Whether completed responses carry what an access log needs.
+    var keepsAccessRecords: Bool
+
+    init(_ configuration: HTTPServerConfiguration, keepsAccessRecords: Bool) {
+        limits = RequestHeadParser.Limits(
+            maxRequestLineBytes: configuration.maxRequestLineBytes,
+            maxHeaderBytes: configuration.maxHeaderBytes,
+            maxHeaderLines: configuration.maxHeaderLines
+        )
+        maxBodyBytes = configuration.maxBodyBytes
+        headerTimeout = TimeSpan(seconds: configuration.headerTimeout)
+        idleTimeout = TimeSpan(seconds: configuration.idleTimeout)
+        writeTimeout = TimeSpan(seconds: configuration.writeTimeout)
+        // Room for the largest head the limits allow, plus its CRLFs.
+        maxBufferedInputBytes = configuration.maxRequestLineBytes + configuration.maxHeaderBytes + 4096
+        self.keepsAccessRecords = keepsAccessRecords
+    }
+}
+
+/// The loop's view of time when it calls the state machine: the monotonic
+/// clock, and the `Date` header line of the current second.
+struct Moment {
+    var time: MonotonicTime
+    /// `Date: Sun, 06 Nov 1994 08:49:37 GMT\r\n`.
+    var dateLine: [UInt8]
+}
+
+/// The kinds of deadline a connection can have. Each kind has one duration,
+/// so that a list of same-kind deadlines made in time order stays sorted.
+enum TimerKind: Int, CaseIterable {
+    /// No request in progress (`idleTimeout`): close without a response.
+    case idle
+    /// A request head (and body) in progress (`headerTimeout`): 408.
+    case request
+    /// Output waiting for the client to read (`writeTimeout`): close.
+    case write
+    /// Closed for output, discarding input (`lingerTimeout`): close.
+    case linger
+}
+
+/// The one deadline a connection has at a time.
+struct ConnectionTimer: Equatable {
+    var kind: TimerKind
+    var deadline: MonotonicTime
+}
+
+/// What the socket loop should do next for a connection.
+enum ConnectionAction {
+    /// Call the handler with this request; its responder carries `sequence`.
+    case dispatch(HTTPRequest, sequence: UInt64)
+    /// Write `withPendingOutput`'s bytes and report them with `wrote`.
+    case send
+    /// Read and report the bytes with `received`, or the end with `receivedEndOfInput`.
+    case read
+    /// Shut down the socket's sending side (the last response is out).
+    case shutdownOutput
+    /// Close the socket.
+    case close
+    /// Nothing to do until the socket is ready, a response arrives or a timer fires.
+    case wait
+}
+
+/// What an access log says about a request.
+struct RequestSummary: Equatable {
+    var method: String
+    /// Path and query, as sent (origin-form).
+    var target: String
+    var version: HTTPVersion
+
+    init(_ request: HTTPRequest) {
+        method = request.method.name
+        target = request.query.isEmpty ? request.path : request.path + "?" + request.query
+        version = request.version
+    }
+}
+
+/// A response whose last byte has been handed to the kernel.
+struct CompletedResponse: Equatable {
+    var status: Int
+    var label: Int
+    /// From the request head's arrival (or the error's detection) to the last byte.
+    var seconds: Double
+    var bodyBytes: Int
+    /// The request, when access records are kept and the head was understood.
+    var request: RequestSummary?
+    /// For a response the server made itself: why.
+    var problem: String?
+}
+
+/// The life of one HTTP/1.1 connection, without sockets, threads or clocks:
+/// the loop reports events (bytes received, bytes written, a response ready, a
+/// timer due, a drain) with the time, and asks `nextAction` what to do.
+///
+/// One request is with the handler at a time: the next pipelined head waits in
+/// the input until the current response is queued, so responses go out in
+/// request order, and memory is bounded by `maxBufferedInputBytes` and
+/// `maxBufferedOutputBytes` (reading and dispatching pause above them).
+struct HTTPConnection {
+    private enum Phase {
+        /// Waiting for a head (idle when the input is empty) or reading one.
+        case readingHead
+        /// The head is parsed; its body is being read and thrown away.
+        case readingBody(BodyDiscarder, ParsedHead)
+        /// The handler has the request.
+        case awaitingResponse(InFlightRequest)
+        /// The last response is queued: send it, then close (after lingering).
+        case closing(linger: Bool)
+        /// Sending side shut down; discarding input until EOF or the linger deadline.
+        case lingering
+        case closed
+    }
+
+    private struct InFlightRequest {
+        var sequence: UInt64
+        var includeBody: Bool
+        var version: HTTPVersion
+        var keepAlive: Bool
+        var startedAt: MonotonicTime
+        var summary: RequestSummary?
+    }
+
+    /// A queued response, the output offset where it ends, and its report
+    /// (timed when that offset is written).
+    private struct QueuedResponse {
+        var end: UInt64
+        var startedAt: MonotonicTime
+        var report: CompletedResponse
+    }
+
+    private let settings: ConnectionSettings
+    private var phase = Phase.readingHead
+    private var parser: RequestHeadParser
+    /// Received bytes not yet parsed.
+    private var input = ByteBuffer()
+    /// Response bytes not yet handed to the kernel.
+    private var output = ByteBuffer()
+    private var nextSequence: UInt64 = 0
+    private var inputEnded = false
+    private var draining = false
+
+    private var idleSince: MonotonicTime
+    private var requestStartedAt: MonotonicTime
+    private var outputProgressAt: MonotonicTime
+    private var lingerStartedAt: MonotonicTime
+    private var lingerDiscarded = 0
+
+    private var queued: [QueuedResponse] = []
+    private var queuedHead = 0
+    private var writtenBytes: UInt64 = 0
+    private var lastWriteAt: MonotonicTime
+
+    /// A new connection, idle since `now`.
+    init(settings: ConnectionSettings, now: MonotonicTime) {
+        self.settings = settings
+        parser = RequestHeadParser(limits: settings.limits)
+        idleSince = now
+        requestStartedAt = now
+        outputProgressAt = now
+        lingerStartedAt = now
+        lastWriteAt = now
+    }
+
+    /// A connection answered at once with `error` (e.g. 503 over the connection limit), then closed.
+    init(settings: ConnectionSettings, rejectingWith error: HTTPProtocolError, at moment: Moment) {
+        self.init(settings: settings, now: moment.time)
+        fail(error, at: moment)
+    }
+
+    // MARK: Events
+
+    /// Bytes arrived from the client.
+    mutating func received(_ bytes: UnsafeRawBufferPointer, now: MonotonicTime) {
+        switch phase {
+        case .lingering:
+            lingerDiscarded += bytes.count
+            if lingerDiscarded > settings.maxLingerBytes { phase = .closed }
+        case .closing, .closed:
+            break
+        case .readingHead, .readingBody, .awaitingResponse:
+            if case .readingHead = phase, input.isEmpty { requestStartedAt = now }
+            input.append(bytes)
+        }
+    }
+
+    /// The client will send nothing more (read returned 0).
+    mutating func receivedEndOfInput() {
+        inputEnded = true
+        if case .lingering = phase { phase = .closed }
+    }
+
+    /// `count` bytes of `withPendingOutput` were handed to the kernel.
+    mutating func wrote(_ count: Int, now: MonotonicTime) {
+        output.consume(count)
+        writtenBytes += UInt64(count)
+        lastWriteAt = now
+        outputProgressAt = now
+        if output.isEmpty, input.isEmpty, case .readingHead = phase { idleSince = now }
+    }
+
+    /// The handler's response to the request dispatched with `sequence`. Ignored
+    /// unless that request is the one waiting (a second answer, or one after a close).
+    mutating func responseReady(
+        sequence: UInt64, _ response: PreparedResponse, extraHeaders: [HTTPHeaderField], at moment: Moment
+    ) {
+        guard case .awaitingResponse(let request) = phase, request.sequence == sequence else { return }
+        let close = !request.keepAlive || ((draining || inputEnded) && !inputHoldsCompleteHead)
+        queue(
+            response, extraHeaders: extraHeaders,
+            disposition: close ? .close : request.version == .http1_0 ? .keepAliveHTTP10 : .keepAlive,
+            includeBody: request.includeBody, startedAt: request.startedAt, summary: request.summary, problem: nil,
+            at: moment
+        )
+        if close {
+            phase = .closing(linger: !input.isEmpty)
+        } else {
+            phase = .readingHead
+            if input.isEmpty { idleSince = moment.time } else { requestStartedAt = moment.time }
+        }
+    }
+
+    /// The loop's timer for this connection may be due.
+    mutating func timerFired(at moment: Moment) {
+        guard let timer, moment.time >= timer.deadline else { return }
+        switch timer.kind {
+        case .idle, .write, .linger:
+            phase = .closed
+        case .request:
+            fail(.requestTimeout(seconds: Double(settings.headerTimeout.nanoseconds) / 1e9), at: moment)
+        }
+    }
+
+    /// The server is stopping: finish the requests whose heads have arrived,
+    /// then close; close at once if there are none.
+    mutating func beginDrain() {
+        draining = true
+        if case .readingHead = phase, !inputHoldsCompleteHead { phase = .closing(linger: false) }
+    }
+
+    // MARK: Decisions
+
+    /// What the loop should do next. `canRead` and `canWrite` say whether the
+    /// socket may have input and may take output.
+    mutating func nextAction(at moment: Moment, canRead: Bool, canWrite: Bool) -> ConnectionAction {
+        if output.count <= settings.maxBufferedOutputBytes, let request = takeNextRequest(at: moment) {
+            return request
+        }
+        switch phase {
+        case .closed:
+            return .close
+        case .closing(let linger):
+            if !output.isEmpty { return canWrite ? .send : .wait }
+            if linger, !inputEnded {
+                phase = .lingering
+                lingerStartedAt = moment.time
+                return .shutdownOutput
+            }
+            phase = .closed
+            return .close
+        case .lingering:
+            return canRead ? .read : .wait
+        case .readingHead, .readingBody, .awaitingResponse:
+            if !output.isEmpty, canWrite { return .send }
+            let inputRoom = !inputEnded && input.count < settings.maxBufferedInputBytes
+            if canRead, inputRoom, output.count <= settings.maxBufferedOutputBytes { return .read }
+            return .wait
+        }
+    }
+
+    /// The deadline the loop should watch, if any.
+    var timer: ConnectionTimer? {
+        switch phase {
+        case .closed:
+            return nil
+        case .lingering:
+            return ConnectionTimer(kind: .linger, deadline: lingerStartedAt.adding(settings.lingerTimeout))
+        case .readingHead, .readingBody, .awaitingResponse, .closing:
+            break
+        }
+        if !output.isEmpty {
+            return ConnectionTimer(kind: .write, deadline: outputProgressAt.adding(settings.writeTimeout))
+        }
+        switch phase {
+        case .readingHead where input.isEmpty:
+            return ConnectionTimer(kind: .idle, deadline: idleSince.adding(settings.idleTimeout))
+        case .readingHead, .readingBody:
+            return ConnectionTimer(kind: .request, deadline: requestStartedAt.adding(settings.headerTimeout))
+        default:
+            // The handler's time is its own; a flushed closing connection closes now.
+            return nil
+        }
+    }
+
+    /// Calls `body` with the bytes to send.
+    func withPendingOutput<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+        try output.withUnconsumedBytes(body)
+    }
+
+    /// The next response whose last byte has been written, oldest first.
+    mutating func takeCompletedResponse() -> CompletedResponse? {
+        guard queuedHead < queued.count, queued[queuedHead].end <= writtenBytes else { return nil }
+        var report = queued[queuedHead].report
+        report.seconds = lastWriteAt.seconds(since: queued[queuedHead].startedAt)
+        queuedHead += 1
+        if queuedHead == queued.count {
+            queued.removeAll(keepingCapacity: true)
+            queuedHead = 0
+        }
+        return report
+    }
+
+    // MARK: Reading requests
+
+    /// Parses and discards bodies until a request is ready for the handler.
+    private mutating func takeNextRequest(at moment: Moment) -> ConnectionAction? {
+        while true {
+            switch phase {
+            case .readingHead:
+                guard !input.isEmpty else {
+                    if inputEnded || draining { phase = .closing(linger: false) }
+                    return nil
+                }
+                var parser = self.parser
+                let result = input.withUnconsumedBytes { parser.parse($0) }
+                self.parser = parser
+                switch result {
+                case .incomplete:
+                    if inputEnded || draining { phase = .closing(linger: false) }
+                    return nil
+                case .invalid(let error):
+                    fail(error, at: moment)
+                    return nil
+                case .complete(let head):
+                    input.consume(head.length)
+                    self.parser.reset()
+                    if let dispatch = startRequest(head, at: moment) { return dispatch }
+                }
+            case .readingBody(var discarder, let head):
+                let (consumed, outcome) = input.withUnconsumedBytes { discarder.consume($0) }
+                input.consume(consumed)
+                switch outcome {
+                case .needMore:
+                    phase = inputEnded ? .closing(linger: false) : .readingBody(discarder, head)
+                    return nil
+                case .done:
+                    return dispatch(head, at: moment)
+                case .tooLarge:
+                    fail(.bodyTooLarge(limit: settings.maxBodyBytes), at: moment)
+                    return nil
+                case .invalid:
+                    fail(.invalidChunkedBody, at: moment)
+                    return nil
+                }
+            case .awaitingResponse, .closing, .lingering, .closed:
+                return nil
+            }
+        }
+    }
+
+    /// A parsed head: dispatched at once, or its body read first.
+    private mutating func startRequest(_ head: ParsedHead, at moment: Moment) -> ConnectionAction? {
+        switch head.framing {
+        case .none:
+            return dispatch(head, at: moment)
+        case .length(let length) where length > settings.maxBodyBytes:
+            fail(.bodyTooLarge(limit: settings.maxBodyBytes), at: moment)
+            return nil
+        case .length, .chunked:
+            if head.expectsContinue {
+                if output.isEmpty { outputProgressAt = moment.time }
+                output.append("HTTP/1.1 100 Continue\r\n\r\n")
+            }
+            phase = .readingBody(BodyDiscarder(framing: head.framing, limit: settings.maxBodyBytes), head)
+            return nil
+        }
+    }
+
+    private mutating func dispatch(_ head: ParsedHead, at moment: Moment) -> ConnectionAction {
+        let sequence = nextSequence
+        nextSequence += 1
+        phase = .awaitingResponse(InFlightRequest(
+            sequence: sequence,
+            includeBody: head.request.method != .head,
+            version: head.request.version,
+            keepAlive: head.keepAlive,
+            startedAt: moment.time,
+            summary: settings.keepsAccessRecords ? RequestSummary(head.request) : nil
+        ))
+        return .dispatch(head.request, sequence: sequence)
+    }
+
+    /// Whether the unparsed input holds a whole head (checked on a copy of the parser).
+    private var inputHoldsCompleteHead: Bool {
+        var parser = self.parser
+        if case .complete = input.withUnconsumedBytes({ parser.parse($0) }) { return true }
+        return false
+    }
+
+    // MARK: Writing responses
+
+    /// Answers a protocol error with `Connection: close`, drops the input, and closes after lingering.
+    private mutating func fail(_ error: HTTPProtocolError, at moment: Moment) {
+        input.removeAll()
+        queue(
+            error.response, extraHeaders: [], disposition: .close, includeBody: true,
+            startedAt: moment.time, summary: nil, problem: error.reason, at: moment
+        )
+        phase = .closing(linger: true)
+    }
+
+    private mutating func queue(
+        _ response: PreparedResponse, extraHeaders: [HTTPHeaderField], disposition: ConnectionDisposition,
+        includeBody: Bool, startedAt: MonotonicTime, summary: RequestSummary?, problem: String?, at moment: Moment
+    ) {
+        if output.isEmpty { outputProgressAt = moment.time }
+        let bodyBytes = output.appendResponse(
+            response, extraHeaders: extraHeaders, dateLine: moment.dateLine,
+            disposition: disposition, includeBody: includeBody
+        )
+        queued.append(QueuedResponse(
+            end: writtenBytes + UInt64(output.count), startedAt: startedAt,
+            report: CompletedResponse(
+                status: response.status, label: response.label, seconds: 0, bodyBytes: bodyBytes,
+                request: summary, problem: problem
+            )
+        ))
+    }
+}

@@ -1,0 +1,143 @@
+/// A response serialised once (status line and headers, body kept beside
+/// them) so that it can be sent many times, e.g. from a cache.
+///
+/// The head holds the status line, the handler's headers and `Content-Length`
+/// (left out for 1xx, 204 and 304, which have no body). Headers the server
+/// owns — `Content-Length`, `Date`, `Connection`, `Transfer-Encoding`,
+/// `Keep-Alive` — are dropped from `HTTPResponse.headers`; CR, LF and NUL in
+/// names or values become spaces, so a header cannot split the response.
+public final class PreparedResponse: Sendable {
+    public let status: Int
+    public let label: Int
+    /// Bytes held: serialised head plus body.
+    public let byteCount: Int
+    /// `HTTP/1.1 200 OK\r\n`, header lines with CRLF; no blank line yet.
+    let head: [UInt8]
+    /// Empty when the status allows no body.
+    let body: [UInt8]
+
+    public init(_ response: HTTPResponse) {
+        status = response.status
+        label = response.label
+        let hasBody = PreparedResponse.allowsBody(status: response.status)
+        var head: [UInt8] = []
+        head.reserveCapacity(64 + response.headers.count * 40)
+        head.append(contentsOf: "HTTP/1.1 \(response.status) \(PreparedResponse.reasonPhrase(for: response.status))\r\n".utf8)
+        for field in response.headers where !PreparedResponse.isServerOwned(field.name) {
+            head.appendHeaderLine(field)
+        }
+        if hasBody {
+            head.append(contentsOf: "Content-Length: \(response.body.count)\r\n".utf8)
+        }
+        self.head = head
+        body = hasBody ? response.body : []
+        byteCount = head.count + body.count
+    }
+
+    /// RFC 9110 §6.4.1: 1xx, 204 and 304 responses end with their header section.
+    static func allowsBody(status: Int) -> Bool {
+        !(100...199).contains(status) && status != 204 && status != 304
+    }
+
+    private static func isServerOwned(_ name: String) -> Bool {
+        ["content-length", "date", "connection", "transfer-encoding", "keep-alive"].contains {
+            ASCII.equalsIgnoringCase(name.utf8, $0.utf8)
+        }
+    }
+
+    /// The standard reason phrase (RFC 9110 §15), or empty for an unknown status.
+    static func reasonPhrase(for status: Int) -> String {
+        switch status {
+        case 100: "Continue"
+        case 200: "OK"
+        case 201: "Created"
+        case 202: "Accepted"
+        case 204: "No Content"
+        case 206: "Partial Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 303: "See Other"
+        case 304: "Not Modified"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 406: "Not Acceptable"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 410: "Gone"
+        case 411: "Length Required"
+        case 412: "Precondition Failed"
+        case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 415: "Unsupported Media Type"
+        case 416: "Range Not Satisfiable"
+        case 417: "Expectation Failed"
+        case 421: "Misdirected Request"
+        case 422: "Unprocessable Content"
+        case 426: "Upgrade Required"
+        case 428: "Precondition Required"
+        case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        case 505: "HTTP Version Not Supported"
+        default: ""
+        }
+    }
+}
+
+/// How a response ends its head: what `Connection` says.
+enum ConnectionDisposition {
+    /// HTTP/1.1 keep-alive: no `Connection` header.
+    case keepAlive
+    /// HTTP/1.0 keep-alive: `Connection: keep-alive`.
+    case keepAliveHTTP10
+    /// `Connection: close`, then the server closes.
+    case close
+}
+
+extension ByteBuffer {
+    /// Appends a whole response as it goes on the wire: the prepared head, the
+    /// extra headers, `Date`, `Connection` when needed, the blank line, and the
+    /// body unless `includeBody` is false (HEAD). Returns the body bytes appended.
+    @discardableResult
+    mutating func appendResponse(
+        _ response: PreparedResponse, extraHeaders: [HTTPHeaderField], dateLine: [UInt8],
+        disposition: ConnectionDisposition, includeBody: Bool
+    ) -> Int {
+        append(response.head)
+        for field in extraHeaders { appendHeaderLine(field) }
+        append(dateLine)
+        switch disposition {
+        case .keepAlive: break
+        case .keepAliveHTTP10: append("Connection: keep-alive\r\n")
+        case .close: append("Connection: close\r\n")
+        }
+        append("\r\n")
+        guard includeBody else { return 0 }
+        append(response.body)
+        return response.body.count
+    }
+}
+
+extension [UInt8] {
+    /// Appends `Name: value\r\n`, with CR, LF and NUL turned into spaces.
+    mutating func appendHeaderLine(_ field: HTTPHeaderField) {
+        func safe(_ byte: UInt8) -> UInt8 {
+            byte == ASCII.cr || byte == ASCII.lf || byte == 0 ? ASCII.space : byte
+        }
+        append(contentsOf: field.name.utf8.lazy.map(safe))
+        append(ASCII.colon)
+        append(ASCII.space)
+        append(contentsOf: field.value.utf8.lazy.map(safe))
+        append(ASCII.cr)
+        append(ASCII.lf)
+    }
+}

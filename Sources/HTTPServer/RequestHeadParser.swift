@@ -1,0 +1,297 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How the body after a request head is delimited (RFC 9112 §6.3).
+enum BodyFraming: Equatable, Sendable {
+    case none
+    case length(Int)
+    case chunked
+}
+
+/// A request head that passed every check.
+struct ParsedHead {
+    var request: HTTPRequest
+    /// Bytes the head occupies, from its first byte to its final CRLF inclusive.
+    var length: Int
+    var framing: BodyFraming
+    /// Whether the client lets the connection stay open after the response
+    /// (RFC 9112 §9.3: HTTP/1.1 unless `close`; HTTP/1.0 only with `keep-alive`).
+    var keepAlive: Bool
+    /// `Expect: 100-continue` (RFC 9110 §10.1.1) on an HTTP/1.1 request.
+    var expectsContinue: Bool
+}
+
+/// An incremental parser of one request head (RFC 9112 §2–§5), fed the head's
+/// bytes as they arrive, in any chunking.
+///
+/// Each call to `parse` gets all the bytes received so far from the head's
+/// first byte on (and maybe more after it); the parser remembers how far it
+/// looked, so every byte is examined once. Lines must end in CRLF: RFC 9112
+/// §2.2 lets a recipient accept a bare LF, but this parser rejects it (400),
+/// because a proxy in front that splits lines differently would see other
+/// header boundaries than the server (request smuggling). Empty lines before
+/// the request line are skipped (§2.2).
+struct RequestHeadParser {
+    /// The sizes beyond which a head is refused.
+    struct Limits: Sendable {
+        /// Longest request line, CRLF not counted (414 beyond).
+        var maxRequestLineBytes: Int
+        /// Largest header section: field lines with their CRLFs (431 beyond).
+        var maxHeaderBytes: Int
+        /// Most field lines (431 beyond).
+        var maxHeaderLines: Int
+    }
+
+    enum Result {
+        case incomplete
+        case complete(ParsedHead)
+        case invalid(HTTPProtocolError)
+    }
+
+    let limits: Limits
+
+    /// Where the line being read starts.
+    private var lineStart = 0
+    /// Everything before this was searched for LF.
+    private var scanned = 0
+    /// Where the field lines start; nil while reading the request line.
+    private var fieldsStart: Int?
+    private var fieldLines = 0
+    private var requestLine = RequestLine()
+    private var fields = FieldFacts()
+
+    init(limits: Limits) {
+        self.limits = limits
+    }
+
+    /// Forgets the head parsed, ready for the next one.
+    mutating func reset() {
+        self = RequestHeadParser(limits: limits)
+    }
+
+    /// Examines `bytes`: the head from its first byte on, as received so far.
+    mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result {
+        while let lf = findLineFeed(in: bytes, from: scanned) {
+            scanned = lf + 1
+            guard lf > lineStart, bytes[lf - 1] == ASCII.cr else { return .invalid(.bareLineEnding) }
+            let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<(lf - 1)])
+            lineStart = scanned
+            guard let fieldsStart else {
+                if line.isEmpty { continue }
+                guard line.count <= limits.maxRequestLineBytes else {
+                    return .invalid(.requestLineTooLong(limit: limits.maxRequestLineBytes))
+                }
+                if let error = requestLine.parse(line) { return .invalid(error) }
+                self.fieldsStart = scanned
+                continue
+            }
+            if line.isEmpty { return finish(bytes, fieldsStart: fieldsStart, headEnd: scanned) }
+            fieldLines += 1
+            guard fieldLines <= limits.maxHeaderLines else {
+                return .invalid(.tooManyHeaderLines(limit: limits.maxHeaderLines))
+            }
+            guard scanned - fieldsStart <= limits.maxHeaderBytes else {
+                return .invalid(.headerSectionTooLarge(limit: limits.maxHeaderBytes))
+            }
+            if let error = fields.parse(line) { return .invalid(error) }
+        }
+        scanned = bytes.count
+        return checkPartialLine(bytes)
+    }
+
+    private func findLineFeed(in bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int? {
+        guard offset < bytes.count, let base = bytes.baseAddress,
+              let found = memchr(base + offset, Int32(ASCII.lf), bytes.count - offset)
+        else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// Applies the limits to a line whose LF has not arrived, so that a client
+    /// cannot make the server buffer an endless line.
+    private func checkPartialLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Result {
+        let partial = bytes.count - lineStart
+        let endsInCR = partial > 0 && bytes[bytes.count - 1] == ASCII.cr
+        // The line's length without its CRLF is at least this:
+        let contentAtLeast = endsInCR ? partial - 1 : partial
+        guard let fieldsStart else {
+            if contentAtLeast > limits.maxRequestLineBytes {
+                return .invalid(.requestLineTooLong(limit: limits.maxRequestLineBytes))
+            }
+            return .incomplete
+        }
+        // An empty line so far may be the end of the head, which is not a field line.
+        guard contentAtLeast > 0 else { return .incomplete }
+        if fieldLines + 1 > limits.maxHeaderLines {
+            return .invalid(.tooManyHeaderLines(limit: limits.maxHeaderLines))
+        }
+        if lineStart - fieldsStart + contentAtLeast + 2 > limits.maxHeaderBytes {
+            return .invalid(.headerSectionTooLarge(limit: limits.maxHeaderBytes))
+        }
+        return .incomplete
+    }
+
+    /// The checks that need the whole head (RFC 9112 §3.2, §6.1, §6.3), then the request.
+    private func finish(_ bytes: UnsafeBufferPointer<UInt8>, fieldsStart: Int, headEnd: Int) -> Result {
+        let version = requestLine.version
+        if fields.hostCount == 0, version == .http1_1 { return .invalid(.missingHost) }
+        if fields.hostCount > 1 { return .invalid(.multipleHosts) }
+        if fields.chunked {
+            if fields.contentLength != nil { return .invalid(.contentLengthWithTransferEncoding) }
+            if version == .http1_0 { return .invalid(.unsupportedTransferEncoding) }
+        }
+        let framing: BodyFraming =
+            fields.chunked ? .chunked : (fields.contentLength ?? 0) > 0 ? .length(fields.contentLength ?? 0) : .none
+        let keepAlive = !fields.connectionClose && (version == .http1_1 || fields.connectionKeepAlive)
+        let request = HTTPRequest(
+            method: requestLine.method,
+            version: version,
+            path: requestLine.path,
+            query: requestLine.query,
+            fieldBytes: Array(bytes[fieldsStart..<(headEnd - 2)])
+        )
+        return .complete(ParsedHead(
+            request: request, length: headEnd, framing: framing, keepAlive: keepAlive,
+            expectsContinue: fields.expectsContinue && version == .http1_1
+        ))
+    }
+}
+
+/// The request line, once parsed (RFC 9112 §3).
+private struct RequestLine {
+    var method = HTTPMethod.get
+    var version = HTTPVersion.http1_1
+    var path = ""
+    var query = ""
+
+    /// Parses `method SP request-target SP HTTP-version`; nil when valid.
+    mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> HTTPProtocolError? {
+        guard let firstSpace = line.firstIndex(of: ASCII.space) else { return .malformedRequestLine }
+        let methodBytes = line[..<firstSpace]
+        guard !methodBytes.isEmpty, methodBytes.allSatisfy(ASCII.isTokenChar) else { return .malformedRequestLine }
+        guard let secondSpace = line[(firstSpace + 1)...].firstIndex(of: ASCII.space) else { return .malformedRequestLine }
+        let target = UnsafeBufferPointer(rebasing: line[(firstSpace + 1)..<secondSpace])
+        let versionBytes = line[(secondSpace + 1)...]
+        // HTTP-version = "HTTP/" DIGIT "." DIGIT (§2.3): exactly 8 bytes.
+        guard versionBytes.count == 8, versionBytes.starts(with: "HTTP/".utf8),
+              ASCII.isDigit(line[secondSpace + 6]), line[secondSpace + 7] == UInt8(ascii: "."),
+              ASCII.isDigit(line[secondSpace + 8])
+        else { return .malformedRequestLine }
+        version = HTTPVersion(major: Int(line[secondSpace + 6] - 0x30), minor: Int(line[secondSpace + 8] - 0x30))
+        guard version == .http1_1 || version == .http1_0 else { return .unsupportedVersion }
+        method = RequestLine.method(UnsafeBufferPointer(rebasing: methodBytes))
+        return parseTarget(target)
+    }
+
+    private static func method(_ bytes: UnsafeBufferPointer<UInt8>) -> HTTPMethod {
+        if bytes.elementsEqual("GET".utf8) { return .get }
+        if bytes.elementsEqual("HEAD".utf8) { return .head }
+        return .other(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// origin-form, absolute-form (`http://` or `https://`), or `*` for OPTIONS (§3.2).
+    private mutating func parseTarget(_ target: UnsafeBufferPointer<UInt8>) -> HTTPProtocolError? {
+        guard !target.isEmpty, target.allSatisfy(ASCII.isTargetChar) else { return .invalidTarget }
+        if target[0] == ASCII.slash {
+            splitPathAndQuery(target)
+            return nil
+        }
+        if target.count == 1, target[0] == UInt8(ascii: "*") {
+            guard method == .other("OPTIONS") else { return .invalidTarget }
+            path = "*"
+            return nil
+        }
+        for scheme in ["http://", "https://"] where target.count >= scheme.utf8.count
+            && ASCII.equalsIgnoringCase(target.prefix(scheme.utf8.count), scheme.utf8) {
+            let rest = target[scheme.utf8.count...]
+            let authorityEnd = rest.firstIndex { $0 == ASCII.slash || $0 == ASCII.question } ?? rest.endIndex
+            let authority = rest[..<authorityEnd]
+            guard !authority.isEmpty, authority.allSatisfy(ASCII.isAuthorityChar) else { return .invalidTarget }
+            splitPathAndQuery(UnsafeBufferPointer(rebasing: rest[authorityEnd...]))
+            if path.isEmpty { path = "/" }
+            return nil
+        }
+        return .invalidTarget
+    }
+
+    private mutating func splitPathAndQuery(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if let question = bytes.firstIndex(of: ASCII.question) {
+            path = String(decoding: bytes[..<question], as: UTF8.self)
+            query = String(decoding: bytes[(question + 1)...], as: UTF8.self)
+        } else {
+            path = String(decoding: bytes, as: UTF8.self)
+            query = ""
+        }
+    }
+}
+
+/// What the header fields say about framing and the connection.
+private struct FieldFacts {
+    var hostCount = 0
+    var contentLength: Int?
+    var chunked = false
+    var transferEncodingSeen = false
+    var connectionClose = false
+    var connectionKeepAlive = false
+    var expectsContinue = false
+
+    /// Checks one field line (RFC 9112 §5, RFC 9110 §5) and notes the fields
+    /// the server acts on; nil when valid.
+    mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> HTTPProtocolError? {
+        if ASCII.isWhitespace(line[0]) { return .obsoleteLineFolding }
+        var colon = 0
+        while colon < line.count, ASCII.isTokenChar(line[colon]) { colon += 1 }
+        guard colon < line.count, line[colon] == ASCII.colon else {
+            if colon > 0, colon < line.count, ASCII.isWhitespace(line[colon]),
+               line[colon...].drop(while: ASCII.isWhitespace).first == ASCII.colon {
+                return .whitespaceBeforeColon
+            }
+            return .invalidHeaderField
+        }
+        guard colon > 0 else { return .invalidHeaderField }
+        let rawValue = UnsafeBufferPointer(rebasing: line[(colon + 1)...])
+        guard rawValue.allSatisfy(ASCII.isFieldValueChar) else { return .invalidHeaderField }
+        return note(name: UnsafeBufferPointer(rebasing: line[..<colon]), value: ASCII.trimmingWhitespace(rawValue))
+    }
+
+    private mutating func note(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> HTTPProtocolError? {
+        switch name.count {
+        case 4 where ASCII.equalsIgnoringCase(name, "host".utf8):
+            hostCount += 1
+            guard value.allSatisfy(ASCII.isAuthorityChar) else { return .invalidHost }
+        case 6 where ASCII.equalsIgnoringCase(name, "expect".utf8):
+            expectsContinue = ASCII.equalsIgnoringCase(value, "100-continue".utf8)
+        case 10 where ASCII.equalsIgnoringCase(name, "connection".utf8):
+            for option in value.split(separator: ASCII.comma) {
+                let option = ASCII.trimmingWhitespace(UnsafeBufferPointer(rebasing: option))
+                if ASCII.equalsIgnoringCase(option, "close".utf8) { connectionClose = true }
+                if ASCII.equalsIgnoringCase(option, "keep-alive".utf8) { connectionKeepAlive = true }
+            }
+        case 14 where ASCII.equalsIgnoringCase(name, "content-length".utf8):
+            return noteContentLength(value)
+        case 17 where ASCII.equalsIgnoringCase(name, "transfer-encoding".utf8):
+            // A second field line would make "chunked, chunked": chunked must be applied once (§6.1).
+            guard !transferEncodingSeen, ASCII.equalsIgnoringCase(value, "chunked".utf8) else {
+                return .unsupportedTransferEncoding
+            }
+            transferEncodingSeen = true
+            chunked = true
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// `Content-Length = 1*DIGIT`; a list of equal values counts as one (RFC 9110 §8.6).
+    private mutating func noteContentLength(_ value: UnsafeBufferPointer<UInt8>) -> HTTPProtocolError? {
+        for element in value.split(separator: ASCII.comma, omittingEmptySubsequences: false) {
+            let digits = ASCII.trimmingWhitespace(UnsafeBufferPointer(rebasing: element))
+            guard !digits.isEmpty, digits.allSatisfy(ASCII.isDigit) else { return .invalidContentLength }
+            // Saturates: any length this large is refused as too large anyway.
+            let length = digits.reduce(0) { total, digit in min(total * 10 + Int(digit - 0x30), 1 << 53) }
+            if let contentLength, contentLength != length { return .conflictingContentLength }
+            contentLength = length
+        }
+        return nil
+    }
+}
