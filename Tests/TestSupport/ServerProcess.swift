@@ -4,8 +4,9 @@ import Foundation
 /// and stopped by the test (or, at the latest, by `timeout` after two minutes).
 public final class ServerProcess: @unchecked Sendable {
     public let port: Int
-    private let process: Process
-    private let errorPipe: Pipe
+    private let pid: pid_t
+    private let errorOutput: Int32
+    private var exitStatus: Int32?
 
     /// The `pagedots` executable built next to the test bundle.
     public static var executable: URL {
@@ -13,48 +14,86 @@ public final class ServerProcess: @unchecked Sendable {
             .deletingLastPathComponent().appendingPathComponent("pagedots")
     }
 
-    /// Starts `pagedots serve --port 0 arguments…` and waits for its
-    /// "listening on" line, which names the port.
+    /// Starts `pagedots serve --port 0 arguments…` with `environment` only,
+    /// and waits for its "listening on" line, which names the port.
     public init(_ arguments: [String] = [], environment: [String: String] = [:]) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["120", Self.executable.path, "serve", "--host", "127.0.0.1", "--port", "0"] + arguments
-        process.environment = environment
-        errorPipe = Pipe()
-        process.standardError = errorPipe
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        var output = ""
-        while !output.contains("\n") {
-            let chunk = errorPipe.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            output += String(decoding: chunk, as: UTF8.self)
-        }
-        guard let range = output.range(of: "http://127.0.0.1:"),
-              let port = Int(output[range.upperBound...].prefix { $0.isNumber }) else {
-            process.terminate()
-            throw ServerProcessError(message: "pagedots did not start: \(output)")
+        var pipe: [Int32] = [0, 0]
+        guard Glibc.pipe(&pipe) == 0 else { throw ServerProcessError(message: "pipe failed: errno \(errno)") }
+        let command = ["/usr/bin/timeout", "120", Self.executable.path, "serve", "--host", "127.0.0.1", "--port", "0"] + arguments
+        pid = try Self.spawn(command, environment: environment.map { "\($0.key)=\($0.value)" }, standardError: pipe[1])
+        close(pipe[1])
+        errorOutput = pipe[0]
+        var output: [UInt8] = []
+        var byte: UInt8 = 0
+        while output.last != 10, read(errorOutput, &byte, 1) == 1 { output.append(byte) }
+        let line = String(decoding: output, as: UTF8.self)
+        guard let range = line.range(of: "http://127.0.0.1:"),
+              let port = Int(line[range.upperBound...].prefix { $0.isNumber }) else {
+            kill(pid, SIGKILL)
+            throw ServerProcessError(message: "pagedots did not start: \(line)")
         }
         self.port = port
     }
 
-    /// Sends SIGTERM and returns the exit status.
+    /// Sends SIGTERM (the way Docker stops a container) and returns the exit status.
     @discardableResult
     public func stop() -> Int32 {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-        }
-        process.waitUntilExit()
-        return process.terminationStatus
+        if let exitStatus { return exitStatus }
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        exitStatus = code
+        return code
     }
 
     /// What the server wrote to standard error after its first line (read after `stop`).
     public func remainingErrorOutput() -> String {
-        String(decoding: errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        var text: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(errorOutput, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            text += chunk[..<count]
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        if exitStatus == nil {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        close(errorOutput)
+    }
+
+    /// posix_spawn with default signal dispositions and an empty signal mask
+    /// (a test runner's threads block signals, and a child would inherit that).
+    private static func spawn(_ command: [String], environment: [String], standardError: Int32) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, standardError, 2)
+        let argv = command.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, command[0], &actions, &attributes, argv, envp)
+        guard status == 0 else { throw ServerProcessError(message: "cannot start \(command[0]): error \(status)") }
+        return pid
     }
 }
 
