@@ -1,13 +1,96 @@
-import CZlib
-
-/// Writes straight-alpha RGBA pixels as a PNG. Keeps a zlib stream between
-/// calls, so it is not `Sendable`: use one per thread.
+/// Writes straight-alpha RGBA pixels as a small PNG. Keeps a zlib stream and
+/// scratch buffers between calls, so it is not `Sendable`: use one per thread.
+///
+/// The file holds only IHDR, PLTE and tRNS (indexed images), IDAT and IEND.
+/// The colour type is chosen from the pixels (a palette when 256 colours or
+/// fewer, grey when every pixel is grey, alpha only when a pixel needs it) and
+/// a few candidate encodings are compressed; the smallest wins. Decoding the
+/// file gives back exactly the input pixels. docs/png.md has the details.
 public final class PNGEncoder {
+    /// An image of at most this many pixels that could use a palette is also
+    /// tried without one: for tiny images PLTE and tRNS outweigh the savings.
+    static let directTrialPixelLimit = 2048
+
+    private let deflater = Deflater()
+    private var filtered: [UInt8] = []
+    private var candidate: [UInt8] = []
+    private var smallest: [UInt8] = []
+
     public init() {}
 
     /// The PNG file for `width × height` pixels given as RGBA bytes, rows top
     /// to bottom. The same pixels always give the same bytes.
+    ///
+    /// - Precondition: `width` and `height` are positive and `pixels` holds
+    ///   exactly `width × height × 4` bytes.
     public func encode(rgba pixels: [UInt8], width: Int, height: Int) -> [UInt8] {
-        []
+        precondition(width > 0 && height > 0 && pixels.count == width * height * 4, "RGBA buffer does not match \(width)×\(height)")
+        return pixels.withUnsafeBytes { encode($0, width: width, height: height) }
+    }
+
+    private func encode(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int) -> [UInt8] {
+        let survey = PixelSurvey(rgba: pixels)
+        var colors = survey.colors
+        let palette = colors.map(Palette.init)
+        if let palette {
+            colors?.assignIndices(palette.colors)
+        }
+
+        var best: (layout: PixelLayout, size: Int)?
+        for layout in Self.candidateLayouts(for: survey, pixelCount: width * height) {
+            let rows = Scanlines(rgba: pixels, width: width, height: height, layout: layout, colors: colors)
+            let paletteBytes = layout.isIndexed ? palette?.chunkBytes ?? 0 : 0
+            for (filtering, strategy) in Self.trials(for: layout) {
+                rows.filtered(filtering, into: &filtered)
+                candidate.removeAll(keepingCapacity: true)
+                filtered.withUnsafeBufferPointer { deflater.compress($0, strategy: strategy, appendingTo: &candidate) }
+                let size = candidate.count + paletteBytes
+                if size < best?.size ?? .max {
+                    best = (layout, size)
+                    swap(&smallest, &candidate)
+                }
+            }
+        }
+        guard let best else { preconditionFailure("no candidate encoding") }
+        return file(width: width, height: height, layout: best.layout, palette: palette, idat: smallest)
+    }
+
+    /// The colour types and depths worth compressing for these pixels.
+    static func candidateLayouts(for survey: PixelSurvey, pixelCount: Int) -> [PixelLayout] {
+        let preferred = PixelLayout.smallest(for: survey)
+        let direct = PixelLayout.direct(for: survey)
+        if preferred != direct && pixelCount <= directTrialPixelLimit {
+            return [preferred, direct]
+        }
+        return [preferred]
+    }
+
+    /// The row filtering and zlib strategy pairs tried for a layout. Filters
+    /// rarely help indices or sub-byte samples, so those get filter type 0 only.
+    static func trials(for layout: PixelLayout) -> [(RowFiltering, Deflater.Strategy)] {
+        if layout.bitsPerPixel < 8 || layout.isIndexed {
+            return [(.none, .standard)]
+        }
+        return [(.none, .standard), (.minimumSum, .filtered)]
+    }
+
+    private func file(width: Int, height: Int, layout: PixelLayout, palette: Palette?, idat: [UInt8]) -> [UInt8] {
+        var writer = PNGChunkWriter(capacity: 8 + 25 + (palette?.chunkBytes ?? 0) + idat.count + 24)
+        writer.appendHeader(width: width, height: height, layout: layout)
+        if layout.isIndexed, let palette {
+            writer.appendChunk("PLTE") { data in
+                for color in palette.colors {
+                    data.append(contentsOf: [color.red, color.green, color.blue])
+                }
+            }
+            if palette.translucentCount > 0 {
+                writer.appendChunk("tRNS") { data in
+                    data.append(contentsOf: palette.colors.prefix(palette.translucentCount).map(\.alpha))
+                }
+            }
+        }
+        writer.appendChunk("IDAT") { $0.append(contentsOf: idat) }
+        writer.appendChunk("IEND") { _ in }
+        return writer.bytes
     }
 }
