@@ -8,14 +8,30 @@ import CZlib
 /// bytes cannot refer further back than `n`, so the smaller claim is true and
 /// lets decoders allocate less.
 final class Deflater {
-    /// How zlib searches for matches. The level-9 table searches hash chains
-    /// 4096 links long; on indicator images (long runs of the same colour)
-    /// that costs ~4× the time of 256 links and saves under 1 % of the bytes.
+    /// How hard zlib searches for matches (its `deflateTune` parameters on
+    /// level 9's lazy matcher).
     struct Tuning {
-        var goodLength: Int32 = 32
-        var maxLazy: Int32 = 258
-        var niceLength: Int32 = 258
-        var maxChain: Int32 = 256
+        var goodLength: Int32
+        var maxLazy: Int32
+        var niceLength: Int32
+        var maxChain: Int32
+    }
+
+    /// How much work a compression is worth.
+    enum Effort {
+        /// Enough to rank candidate encodings.
+        case quick
+        /// For the file that is served. The level-9 table follows hash chains
+        /// 4096 links long; on indicator images (long runs of one colour) that
+        /// costs ~4× the time of 256 links and saves under 1 % of the bytes.
+        case thorough
+
+        var tuning: Tuning {
+            switch self {
+            case .quick: Tuning(goodLength: 4, maxLazy: 16, niceLength: 32, maxChain: 8)
+            case .thorough: Tuning(goodLength: 32, maxLazy: 258, niceLength: 258, maxChain: 256)
+            }
+        }
     }
 
     /// zlib's strategies that are worth trying on PNG scanlines.
@@ -26,10 +42,8 @@ final class Deflater {
     }
 
     private let stream: UnsafeMutablePointer<z_stream>
-    private let tuning: Tuning
 
-    init(tuning: Tuning = Tuning()) {
-        self.tuning = tuning
+    init() {
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         // zlib refers back to the stream's address, so it lives in its own allocation.
@@ -47,10 +61,11 @@ final class Deflater {
     }
 
     /// Compresses `input` as one zlib stream and appends it to `output`.
-    func compress(_ input: UnsafeBufferPointer<UInt8>, strategy: Strategy, appendingTo output: inout [UInt8]) {
+    func compress(_ input: UnsafeBufferPointer<UInt8>, strategy: Strategy, effort: Effort, appendingTo output: inout [UInt8]) {
         deflateReset(stream)
         // After a reset these only set fields: no data is pending.
         deflateParams(stream, 9, strategy.zlibValue)
+        let tuning = effort.tuning
         deflateTune(stream, tuning.goodLength, tuning.maxLazy, tuning.niceLength, tuning.maxChain)
 
         let start = output.count

@@ -10,6 +10,9 @@ public final class PNGEncoder {
     /// An image of at most this many pixels that could use a palette is also
     /// tried without one: for tiny images PLTE and tRNS outweigh the savings.
     static let directTrialPixelLimit = 2048
+    /// How close, in per cent, a quick compression must come to the best
+    /// quick one for its candidate to get a thorough compression too.
+    static let finalistMarginPercent = 3
 
     private let deflater = Deflater()
     private var filtered: [UInt8] = []
@@ -35,38 +38,70 @@ public final class PNGEncoder {
         if let palette {
             colors?.assignIndices(palette.colors)
         }
-
-        var best: (layout: PixelLayout, size: Int)?
-        for layout in Self.candidateLayouts(for: survey, pixelCount: width * height) {
+        let candidates = Self.candidates(for: survey, pixelCount: width * height).map { layout, trials in
             let rows = Scanlines(rgba: pixels, width: width, height: height, layout: layout, colors: colors)
             let paletteBytes = layout.isIndexed ? palette?.chunkBytes ?? 0 : 0
-            for (filtering, strategy) in Self.trials(for: layout) {
-                rows.filtered(filtering, into: &filtered)
-                candidate.removeAll(keepingCapacity: true)
-                filtered.withUnsafeBufferPointer { deflater.compress($0, strategy: strategy, appendingTo: &candidate) }
-                let size = candidate.count + paletteBytes
-                if size < best?.size ?? .max {
-                    best = (layout, size)
-                    swap(&smallest, &candidate)
-                }
+            return trials.map { Candidate(rows: rows, filtering: $0.0, strategy: $0.1, paletteBytes: paletteBytes) }
+        }.joined()
+
+        var best: (layout: PixelLayout, size: Int)?
+        for finalist in finalists(among: Array(candidates)) {
+            let size = compress(finalist, effort: .thorough)
+            if size < best?.size ?? .max {
+                best = (finalist.rows.layout, size)
+                swap(&smallest, &candidate)
             }
         }
         guard let best else { preconditionFailure("no candidate encoding") }
         return file(width: width, height: height, layout: best.layout, palette: palette, idat: smallest)
     }
 
-    /// The colour types and depths worth compressing for these pixels.
-    static func candidateLayouts(for survey: PixelSurvey, pixelCount: Int) -> [PixelLayout] {
-        let preferred = PixelLayout.smallest(for: survey)
-        let direct = PixelLayout.direct(for: survey)
-        if preferred != direct && pixelCount <= directTrialPixelLimit {
-            return [preferred, direct]
-        }
-        return [preferred]
+    /// One way to write the image: a layout, its rows' filtering, a zlib strategy.
+    struct Candidate {
+        var rows: Scanlines
+        var filtering: RowFiltering
+        var strategy: Deflater.Strategy
+        /// What PLTE and tRNS add to the file for this layout.
+        var paletteBytes: Int
     }
 
-    /// The row filtering and zlib strategy pairs tried for a layout. Filters
-    /// rarely help indices or sub-byte samples, so those get filter type 0 only.
+    /// The candidates worth a thorough compression: all of them when there is
+    /// one, else those whose quick compression comes within
+    /// `finalistMarginPercent` of the best quick one (a quick compression
+    /// costs a fraction of a thorough one and ranks candidates much the same).
+    private func finalists(among candidates: [Candidate]) -> [Candidate] {
+        guard candidates.count > 1 else { return candidates }
+        let quickSizes = candidates.map { compress($0, effort: .quick) }
+        let cutoff = (quickSizes.min() ?? 0) * (100 + Self.finalistMarginPercent) / 100
+        return zip(candidates, quickSizes).filter { $0.1 <= cutoff }.map(\.0)
+    }
+
+    /// Filters and compresses a candidate into `candidate`; returns the file
+    /// bytes that its IDAT, PLTE and tRNS data would take.
+    private func compress(_ encoding: Candidate, effort: Deflater.Effort) -> Int {
+        encoding.rows.filtered(encoding.filtering, into: &filtered)
+        candidate.removeAll(keepingCapacity: true)
+        filtered.withUnsafeBufferPointer { deflater.compress($0, strategy: encoding.strategy, effort: effort, appendingTo: &candidate) }
+        return candidate.count + encoding.paletteBytes
+    }
+
+    /// The encodings worth trying, by layout: the layout expected to be
+    /// smallest with its row filterings, and for a small image that could
+    /// use a palette, the direct layout unfiltered (a palette's PLTE and tRNS
+    /// can outweigh what the indices save).
+    static func candidates(for survey: PixelSurvey, pixelCount: Int) -> [(PixelLayout, [(RowFiltering, Deflater.Strategy)])] {
+        let preferred = PixelLayout.smallest(for: survey)
+        var candidates = [(preferred, trials(for: preferred))]
+        let direct = PixelLayout.direct(for: survey)
+        if direct != preferred && pixelCount <= directTrialPixelLimit {
+            candidates.append((direct, [(.none, .standard)]))
+        }
+        return candidates
+    }
+
+    /// The row filterings, each with the zlib strategy that suits it, tried
+    /// for a layout. Filters rarely help indices or sub-byte samples, so
+    /// those get filter type 0 only.
     static func trials(for layout: PixelLayout) -> [(RowFiltering, Deflater.Strategy)] {
         if layout.bitsPerPixel < 8 || layout.isIndexed {
             return [(.none, .standard)]

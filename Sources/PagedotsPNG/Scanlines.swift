@@ -124,42 +124,44 @@ struct Scanlines {
         trials: UnsafeMutableBufferPointer<UInt8>, into line: UnsafeMutableBufferPointer<UInt8>
     ) -> UInt8 {
         let count = row.count
-        var bestType = 0
-        var bestScore = Int.max
-        for type in 0..<5 {
-            let trial = UnsafeMutableBufferPointer(rebasing: trials[type * count ..< (type + 1) * count])
-            let score = applyFilter(type, row, prior: prior, stride: stride, into: trial)
-            if score < bestScore {
-                bestScore = score
-                bestType = type
-            }
+        func trial(_ type: Int) -> UnsafeMutableBufferPointer<UInt8> {
+            UnsafeMutableBufferPointer(rebasing: trials[type * count ..< (type + 1) * count])
         }
-        _ = line.update(fromContentsOf: UnsafeBufferPointer(rebasing: trials[bestType * count ..< (bestType + 1) * count]))
+        // One specialised loop per type: the predictor closures inline.
+        let scores = [
+            applyFilter(row, prior: prior, stride: stride, into: trial(0)) { _, _, _ in 0 },
+            applyFilter(row, prior: prior, stride: stride, into: trial(1)) { left, _, _ in left },
+            applyFilter(row, prior: prior, stride: stride, into: trial(2)) { _, up, _ in up },
+            applyFilter(row, prior: prior, stride: stride, into: trial(3)) { left, up, _ in UInt8((UInt16(left) + UInt16(up)) >> 1) },
+            applyFilter(row, prior: prior, stride: stride, into: trial(4), predictor: paeth),
+        ]
+        var bestType = 0
+        for type in 1..<5 where scores[type] < scores[bestType] {
+            bestType = type
+        }
+        _ = line.update(fromContentsOf: UnsafeBufferPointer(trial(bestType)))
         return UInt8(bestType)
     }
 
-    /// Applies PNG filter `type` (0 none, 1 sub, 2 up, 3 average, 4 Paeth)
-    /// and returns the sum of the outputs' absolute values as signed bytes.
+    /// Writes `row` minus `predictor(left, up, upperLeft)` for every byte
+    /// (bytes left of the first pixel count as 0) and returns the sum of the
+    /// outputs' absolute values read as signed bytes.
     @inline(__always)
     private static func applyFilter(
-        _ type: Int, _ row: UnsafeBufferPointer<UInt8>, prior: UnsafeBufferPointer<UInt8>, stride: Int,
-        into out: UnsafeMutableBufferPointer<UInt8>
+        _ row: UnsafeBufferPointer<UInt8>, prior: UnsafeBufferPointer<UInt8>, stride: Int,
+        into out: UnsafeMutableBufferPointer<UInt8>, predictor: (UInt8, UInt8, UInt8) -> UInt8
     ) -> Int {
         var score = 0
-        for i in 0..<row.count {
-            let left = i >= stride ? row[i - stride] : 0
-            let up = prior[i]
-            let predictor: UInt8
-            switch type {
-            case 0: predictor = 0
-            case 1: predictor = left
-            case 2: predictor = up
-            case 3: predictor = UInt8((Int(left) + Int(up)) / 2)
-            default: predictor = paeth(left, up, i >= stride ? prior[i - stride] : 0)
-            }
-            let value = row[i] &- predictor
+        let head = min(stride, row.count)
+        for i in 0..<head {
+            let value = row[i] &- predictor(0, prior[i], 0)
             out[i] = value
-            score += Int(Int8(bitPattern: value).magnitude)
+            score &+= Int(Int8(bitPattern: value).magnitude)
+        }
+        for i in head..<row.count {
+            let value = row[i] &- predictor(row[i - stride], prior[i], prior[i - stride])
+            out[i] = value
+            score &+= Int(Int8(bitPattern: value).magnitude)
         }
         return score
     }
