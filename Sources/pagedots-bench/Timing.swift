@@ -4,23 +4,29 @@ import Glibc
 
 /// Times a piece of work the way the anchor benchmarks do: a warm-up, a
 /// repeat count calibrated so that one timed run lasts about `runTime`, then
-/// the median over `runs` timed runs, in microseconds per call. It counts the
-/// thread's CPU time, not wall time: on a shared machine other processes
-/// then stretch the figures far less (both sides of a comparison alike).
+/// the median over `runs` timed runs, in microseconds per call. By default it
+/// counts the thread's CPU time: on a shared machine other processes then
+/// stretch the figures far less (both sides of a comparison alike). Wall
+/// time is there to compare with tools that measure it.
 struct Stopwatch {
+    enum Clock {
+        case threadCPU, wall
+    }
+
     var runs = 5
     var runTime: Duration = .milliseconds(60)
+    var clock = Clock.threadCPU
 
     /// Median µs per call of `work`. The closure's results are summed into
     /// `checksum` so that the optimiser cannot drop the work.
     func microsecondsPerCall(_ work: () -> Int) -> Double {
         var checksum = 0
         func timed(_ count: Int) -> Duration {
-            let start = Self.threadCPUTime()
+            let start = now()
             for _ in 0..<count {
                 checksum &+= work()
             }
-            return Self.threadCPUTime() - start
+            return now() - start
         }
         _ = timed(3)
         var count = 1
@@ -35,10 +41,10 @@ struct Stopwatch {
         return perCall[runs / 2]
     }
 
-    static func threadCPUTime() -> Duration {
-        var now = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
-        return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+    private func now() -> Duration {
+        var time = timespec()
+        clock_gettime(clock == .wall ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID, &time)
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
     }
 
     static func microseconds(_ duration: Duration) -> Double {

@@ -7,7 +7,8 @@ let usage = """
     usage: pagedots-bench encode QUERIES_FILE OUTDIR   pagedots' PNG encoder vs Cairo's writer, same pixels
            pagedots-bench render QUERY...              µs per image, render + encode (ImageMaker)
     QUERIES_FILE: one query (or URL) a line; blank lines and lines starting with # are skipped.
-    Env: RUNS (timed runs, median taken; default 5), RUN_MS (ms per timed run; default 60).
+    Env: RUNS (timed runs, median taken; default 5), RUN_MS (ms per timed run; default 60),
+         CLOCK=wall to time wall-clock instead of the thread's CPU time.
     """
 
 func fail(_ message: String) -> Never {
@@ -50,7 +51,11 @@ func environmentInt(_ name: String, default value: Int) -> Int {
 }
 
 let arguments = CommandLine.arguments.dropFirst()
-let stopwatch = Stopwatch(runs: max(1, environmentInt("RUNS", default: 5)), runTime: .milliseconds(environmentInt("RUN_MS", default: 60)))
+let stopwatch = Stopwatch(
+    runs: max(1, environmentInt("RUNS", default: 5)),
+    runTime: .milliseconds(environmentInt("RUN_MS", default: 60)),
+    clock: getenv("CLOCK").map { String(cString: $0) } == "wall" ? .wall : .threadCPU
+)
 do {
     switch arguments.first {
     case "encode" where arguments.count == 3:
