@@ -42,6 +42,10 @@ struct ColorTypeTests {
             image.rgba.replaceSubrange(index * 4 ..< index * 4 + 4, with: color)
         }
         let decoded = try expectRoundTrip(image)
+        // For checks with other decoders: the file, and the pixels it must give.
+        let fileName = String(layoutCase.name.map { $0 == " " ? "-" : $0 })
+        #expect(TestOutput.write(PNGEncoder().encode(rgba: image.rgba, width: image.width, height: image.height), named: fileName + ".png"))
+        #expect(TestOutput.write(image.rgba, named: fileName + ".rgba"))
         #expect(decoded.colorType == layoutCase.colorType)
         #expect(decoded.bitDepth == layoutCase.bitDepth)
     }
