@@ -15,7 +15,6 @@ public final class PNGEncoder {
     static let finalistMarginPercent = 3
 
     private let deflater = Deflater()
-    private var filtered: [UInt8] = []
     private var candidate: [UInt8] = []
     private var smallest: [UInt8] = []
 
@@ -38,17 +37,20 @@ public final class PNGEncoder {
         if let palette {
             colors?.assignIndices(palette.colors)
         }
-        let candidates = Self.candidates(for: survey, pixelCount: width * height).map { layout, trials in
+        var candidates: [Candidate] = []
+        for (layout, trials) in Self.candidates(for: survey, pixelCount: width * height) {
             let rows = Scanlines(rgba: pixels, width: width, height: height, layout: layout, colors: colors)
             let paletteBytes = layout.isIndexed ? palette?.chunkBytes ?? 0 : 0
-            return trials.map { Candidate(rows: rows, filtering: $0.0, strategy: $0.1, paletteBytes: paletteBytes) }
-        }.joined()
+            for (filtering, strategy) in trials {
+                candidates.append(Candidate(layout: layout, filteredRows: rows.filtered(filtering), strategy: strategy, paletteBytes: paletteBytes))
+            }
+        }
 
         var best: (layout: PixelLayout, size: Int)?
-        for finalist in finalists(among: Array(candidates)) {
+        for finalist in finalists(among: candidates) {
             let size = compress(finalist, effort: .thorough)
             if size < best?.size ?? .max {
-                best = (finalist.rows.layout, size)
+                best = (finalist.layout, size)
                 swap(&smallest, &candidate)
             }
         }
@@ -56,10 +58,12 @@ public final class PNGEncoder {
         return file(width: width, height: height, layout: best.layout, palette: palette, idat: smallest)
     }
 
-    /// One way to write the image: a layout, its rows' filtering, a zlib strategy.
+    /// One way to write the image: a layout, its rows filtered one way, and
+    /// the zlib strategy that suits that filtering.
     struct Candidate {
-        var rows: Scanlines
-        var filtering: RowFiltering
+        var layout: PixelLayout
+        /// Each row with its filter-type byte: what IDAT compresses.
+        var filteredRows: [UInt8]
         var strategy: Deflater.Strategy
         /// What PLTE and tRNS add to the file for this layout.
         var paletteBytes: Int
@@ -76,12 +80,11 @@ public final class PNGEncoder {
         return zip(candidates, quickSizes).filter { $0.1 <= cutoff }.map(\.0)
     }
 
-    /// Filters and compresses a candidate into `candidate`; returns the file
-    /// bytes that its IDAT, PLTE and tRNS data would take.
+    /// Compresses a candidate into `candidate`; returns the file bytes that
+    /// its IDAT, PLTE and tRNS data would take.
     private func compress(_ encoding: Candidate, effort: Deflater.Effort) -> Int {
-        encoding.rows.filtered(encoding.filtering, into: &filtered)
         candidate.removeAll(keepingCapacity: true)
-        filtered.withUnsafeBufferPointer { deflater.compress($0, strategy: encoding.strategy, effort: effort, appendingTo: &candidate) }
+        encoding.filteredRows.withUnsafeBufferPointer { deflater.compress($0, strategy: encoding.strategy, effort: effort, appendingTo: &candidate) }
         return candidate.count + encoding.paletteBytes
     }
 

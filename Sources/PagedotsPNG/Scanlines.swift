@@ -88,10 +88,9 @@ struct Scanlines {
     }
 
     /// The rows with a filter-type byte before each, as IDAT compresses them.
-    func filtered(_ filtering: RowFiltering, into output: inout [UInt8]) {
+    func filtered(_ filtering: RowFiltering) -> [UInt8] {
         let lineBytes = rowBytes + 1
-        output.removeAll(keepingCapacity: true)
-        output.append(contentsOf: repeatElement(0, count: lineBytes * height))
+        var output = [UInt8](repeating: 0, count: lineBytes * height)
         // Row -1 is zeros; trial rows hold the five filter types' outputs.
         let zeroRow = [UInt8](repeating: 0, count: rowBytes)
         var trials = [UInt8](repeating: 0, count: filtering == .none ? 0 : 5 * rowBytes)
@@ -115,6 +114,7 @@ struct Scanlines {
                 }
             }
         }
+        return output
     }
 
     /// Filters `row` with each of the five types, writes the one with the
