@@ -7,12 +7,18 @@
 /// a few candidate encodings are compressed; the smallest wins. Decoding the
 /// file gives back exactly the input pixels. docs/png.md has the details.
 public final class PNGEncoder {
-    /// An image of at most this many pixels that could use a palette is also
-    /// tried without one: for tiny images PLTE and tRNS outweigh the savings.
-    static let directTrialPixelLimit = 2048
+    /// An image that could use a palette is also tried without one when its
+    /// direct rows take at most this many bytes: for small images PLTE and
+    /// tRNS can outweigh what the indices save. (Larger limits found a
+    /// smaller file once in 35 bench images, for twice the time on most.)
+    static let directTrialByteLimit = 12288
     /// How close, in per cent, a quick compression must come to the best
     /// quick one for its candidate to get a thorough compression too.
     static let finalistMarginPercent = 3
+    /// Rows that compress unfiltered to this fraction (1/n) of their size or
+    /// less are flat-colour art, where per-row filters do not pay (never once
+    /// on the bench set) and cost more than the compression: they are not tried.
+    static let flatImageRatio = 6
 
     private let deflater = Deflater()
     private var candidate: [UInt8] = []
@@ -37,17 +43,33 @@ public final class PNGEncoder {
         if let palette {
             colors?.assignIndices(palette.colors)
         }
-        var candidates: [Candidate] = []
-        for (layout, trials) in Self.candidates(for: survey, pixelCount: width * height) {
+        let plans = Self.candidates(for: survey, pixelCount: width * height)
+        let needsRanking = plans.map(\.1.count).reduce(0, +) > 1
+        var ranked: [(candidate: Candidate, quickSize: Int)] = []
+        for (layout, trials) in plans {
             let rows = Scanlines(rgba: pixels, width: width, height: height, layout: layout, colors: colors)
             let paletteBytes = layout.isIndexed ? palette?.chunkBytes ?? 0 : 0
+            var unfilteredQuickSize: Int?
             for (filtering, strategy) in trials {
-                candidates.append(Candidate(layout: layout, filteredRows: rows.filtered(filtering), strategy: strategy, paletteBytes: paletteBytes))
+                if filtering == .minimumSum, let unfiltered = unfilteredQuickSize,
+                   unfiltered * Self.flatImageRatio <= rows.bytes.count {
+                    continue  // flat-colour art: filters do not pay
+                }
+                let encoding = Candidate(layout: layout, filteredRows: rows.filtered(filtering), strategy: strategy, paletteBytes: paletteBytes)
+                let quickSize = needsRanking ? compress(encoding, effort: .quick) : 0
+                if filtering == .none {
+                    unfilteredQuickSize = quickSize
+                }
+                ranked.append((encoding, quickSize))
             }
         }
 
+        // Only candidates whose quick compression comes close to the best
+        // quick one get a thorough compression; a quick one costs a fraction
+        // of a thorough one and ranks candidates much the same.
+        let cutoff = (ranked.map(\.quickSize).min() ?? 0) * (100 + Self.finalistMarginPercent) / 100
         var best: (layout: PixelLayout, size: Int)?
-        for finalist in finalists(among: candidates) {
+        for (finalist, quickSize) in ranked where quickSize <= cutoff {
             let size = compress(finalist, effort: .thorough)
             if size < best?.size ?? .max {
                 best = (finalist.layout, size)
@@ -69,17 +91,6 @@ public final class PNGEncoder {
         var paletteBytes: Int
     }
 
-    /// The candidates worth a thorough compression: all of them when there is
-    /// one, else those whose quick compression comes within
-    /// `finalistMarginPercent` of the best quick one (a quick compression
-    /// costs a fraction of a thorough one and ranks candidates much the same).
-    private func finalists(among candidates: [Candidate]) -> [Candidate] {
-        guard candidates.count > 1 else { return candidates }
-        let quickSizes = candidates.map { compress($0, effort: .quick) }
-        let cutoff = (quickSizes.min() ?? 0) * (100 + Self.finalistMarginPercent) / 100
-        return zip(candidates, quickSizes).filter { $0.1 <= cutoff }.map(\.0)
-    }
-
     /// Compresses a candidate into `candidate`; returns the file bytes that
     /// its IDAT, PLTE and tRNS data would take.
     private func compress(_ encoding: Candidate, effort: Deflater.Effort) -> Int {
@@ -90,13 +101,12 @@ public final class PNGEncoder {
 
     /// The encodings worth trying, by layout: the layout expected to be
     /// smallest with its row filterings, and for a small image that could
-    /// use a palette, the direct layout unfiltered (a palette's PLTE and tRNS
-    /// can outweigh what the indices save).
+    /// use a palette, the direct layout unfiltered.
     static func candidates(for survey: PixelSurvey, pixelCount: Int) -> [(PixelLayout, [(RowFiltering, Deflater.Strategy)])] {
         let preferred = PixelLayout.smallest(for: survey)
         var candidates = [(preferred, trials(for: preferred))]
         let direct = PixelLayout.direct(for: survey)
-        if direct != preferred && pixelCount <= directTrialPixelLimit {
+        if direct != preferred && pixelCount * direct.bitsPerPixel / 8 <= directTrialByteLimit {
             candidates.append((direct, [(.none, .standard)]))
         }
         return candidates

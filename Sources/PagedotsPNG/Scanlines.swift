@@ -71,6 +71,11 @@ struct Scanlines {
                     previous = pixel
                     previousSample = sample(pixel)
                 }
+                if bitDepth == 8 {
+                    out[outIndex] = previousSample
+                    outIndex += 1
+                    continue
+                }
                 accumulator = accumulator << bitDepth | previousSample
                 bits += bitDepth
                 if bits == 8 {
@@ -91,24 +96,21 @@ struct Scanlines {
     func filtered(_ filtering: RowFiltering) -> [UInt8] {
         let lineBytes = rowBytes + 1
         var output = [UInt8](repeating: 0, count: lineBytes * height)
-        // Row -1 is zeros; trial rows hold the five filter types' outputs.
+        // Row -1 is zeros.
         let zeroRow = [UInt8](repeating: 0, count: rowBytes)
-        var trials = [UInt8](repeating: 0, count: filtering == .none ? 0 : 5 * rowBytes)
         let stride = layout.filterStride
         bytes.withUnsafeBufferPointer { raw in
             zeroRow.withUnsafeBufferPointer { zeros in
                 output.withUnsafeMutableBufferPointer { out in
-                    trials.withUnsafeMutableBufferPointer { trial in
-                        for y in 0..<height {
-                            let row = UnsafeBufferPointer(rebasing: raw[y * rowBytes ..< (y + 1) * rowBytes])
-                            let prior = y == 0 ? zeros : UnsafeBufferPointer(rebasing: raw[(y - 1) * rowBytes ..< y * rowBytes])
-                            let line = UnsafeMutableBufferPointer(rebasing: out[y * lineBytes + 1 ..< (y + 1) * lineBytes])
-                            switch filtering {
-                            case .none:
-                                _ = line.update(fromContentsOf: row)
-                            case .minimumSum:
-                                out[y * lineBytes] = Self.filterCheapest(row, prior: prior, stride: stride, trials: trial, into: line)
-                            }
+                    for y in 0..<height {
+                        let row = UnsafeBufferPointer(rebasing: raw[y * rowBytes ..< (y + 1) * rowBytes])
+                        let prior = y == 0 ? zeros : UnsafeBufferPointer(rebasing: raw[(y - 1) * rowBytes ..< y * rowBytes])
+                        let line = UnsafeMutableBufferPointer(rebasing: out[y * lineBytes + 1 ..< (y + 1) * lineBytes])
+                        switch filtering {
+                        case .none:
+                            _ = line.update(fromContentsOf: row)
+                        case .minimumSum:
+                            out[y * lineBytes] = Self.filterCheapest(row, prior: prior, stride: stride, into: line)
                         }
                     }
                 }
@@ -117,51 +119,67 @@ struct Scanlines {
         return output
     }
 
-    /// Filters `row` with each of the five types, writes the one with the
-    /// smallest sum of absolute values into `line` and returns its type.
+    /// Writes into `line` the filter type whose output for `row` has the
+    /// smallest sum of absolute values, and returns that type. Scores are
+    /// counted without writing, and a type stops counting once it cannot win.
     private static func filterCheapest(
         _ row: UnsafeBufferPointer<UInt8>, prior: UnsafeBufferPointer<UInt8>, stride: Int,
-        trials: UnsafeMutableBufferPointer<UInt8>, into line: UnsafeMutableBufferPointer<UInt8>
+        into line: UnsafeMutableBufferPointer<UInt8>
     ) -> UInt8 {
-        let count = row.count
-        func trial(_ type: Int) -> UnsafeMutableBufferPointer<UInt8> {
-            UnsafeMutableBufferPointer(rebasing: trials[type * count ..< (type + 1) * count])
-        }
-        // One specialised loop per type: the predictor closures inline.
-        let scores = [
-            applyFilter(row, prior: prior, stride: stride, into: trial(0)) { _, _, _ in 0 },
-            applyFilter(row, prior: prior, stride: stride, into: trial(1)) { left, _, _ in left },
-            applyFilter(row, prior: prior, stride: stride, into: trial(2)) { _, up, _ in up },
-            applyFilter(row, prior: prior, stride: stride, into: trial(3)) { left, up, _ in UInt8((UInt16(left) + UInt16(up)) >> 1) },
-            applyFilter(row, prior: prior, stride: stride, into: trial(4), predictor: paeth),
-        ]
         var bestType = 0
-        for type in 1..<5 where scores[type] < scores[bestType] {
-            bestType = type
+        var bestScore = Int.max
+        for type in 0..<5 {
+            let score = filter(type, row, prior: prior, stride: stride, stoppingAt: bestScore, into: nil)
+            if score < bestScore {
+                bestScore = score
+                bestType = type
+            }
         }
-        _ = line.update(fromContentsOf: UnsafeBufferPointer(trial(bestType)))
+        _ = filter(bestType, row, prior: prior, stride: stride, stoppingAt: .max, into: line)
         return UInt8(bestType)
     }
 
-    /// Writes `row` minus `predictor(left, up, upperLeft)` for every byte
-    /// (bytes left of the first pixel count as 0) and returns the sum of the
-    /// outputs' absolute values read as signed bytes.
+    /// Applies PNG filter `type` (0 none, 1 sub, 2 up, 3 average, 4 Paeth) to
+    /// `row`, writing the output into `out` when given, and returns the sum of
+    /// the outputs' absolute values as signed bytes, or some sum of at least
+    /// `limit` once the running sum reaches it.
+    private static func filter(
+        _ type: Int, _ row: UnsafeBufferPointer<UInt8>, prior: UnsafeBufferPointer<UInt8>, stride: Int,
+        stoppingAt limit: Int, into out: UnsafeMutableBufferPointer<UInt8>?
+    ) -> Int {
+        // One specialised loop per type: the predictor closures inline.
+        switch type {
+        case 0: applyFilter(row, prior: prior, stride: stride, limit: limit, into: out) { _, _, _ in 0 }
+        case 1: applyFilter(row, prior: prior, stride: stride, limit: limit, into: out) { left, _, _ in left }
+        case 2: applyFilter(row, prior: prior, stride: stride, limit: limit, into: out) { _, up, _ in up }
+        case 3: applyFilter(row, prior: prior, stride: stride, limit: limit, into: out) { left, up, _ in UInt8((UInt16(left) + UInt16(up)) >> 1) }
+        default: applyFilter(row, prior: prior, stride: stride, limit: limit, into: out, predictor: paeth)
+        }
+    }
+
+    /// `row` minus `predictor(left, up, upperLeft)` for every byte (bytes
+    /// left of the first pixel count as 0); see `filter`.
     @inline(__always)
     private static func applyFilter(
-        _ row: UnsafeBufferPointer<UInt8>, prior: UnsafeBufferPointer<UInt8>, stride: Int,
-        into out: UnsafeMutableBufferPointer<UInt8>, predictor: (UInt8, UInt8, UInt8) -> UInt8
+        _ row: UnsafeBufferPointer<UInt8>, prior: UnsafeBufferPointer<UInt8>, stride: Int, limit: Int,
+        into out: UnsafeMutableBufferPointer<UInt8>?, predictor: (UInt8, UInt8, UInt8) -> UInt8
     ) -> Int {
         var score = 0
-        let head = min(stride, row.count)
-        for i in 0..<head {
-            let value = row[i] &- predictor(0, prior[i], 0)
-            out[i] = value
-            score &+= Int(Int8(bitPattern: value).magnitude)
-        }
-        for i in head..<row.count {
-            let value = row[i] &- predictor(row[i - stride], prior[i], prior[i - stride])
-            out[i] = value
-            score &+= Int(Int8(bitPattern: value).magnitude)
+        var i = 0
+        while i < row.count {
+            // Checking the limit every 64 bytes keeps the inner loop simple.
+            let end = min(i + 64, row.count)
+            while i < end {
+                let value = i >= stride
+                    ? row[i] &- predictor(row[i - stride], prior[i], prior[i - stride])
+                    : row[i] &- predictor(0, prior[i], 0)
+                out?[i] = value
+                score &+= Int(Int8(bitPattern: value).magnitude)
+                i += 1
+            }
+            if score >= limit {
+                return score
+            }
         }
         return score
     }

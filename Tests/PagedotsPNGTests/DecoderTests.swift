@@ -30,9 +30,14 @@ struct HandMadePNG {
                 filtered.append(row[i] &- UInt8(predictor))
             }
         }
-        var size = compressBound(UInt(filtered.count))
+        return zlibCompressed(filtered)
+    }
+
+    /// A zlib stream of `data`, as IDAT holds it.
+    static func zlibCompressed(_ data: [UInt8]) -> [UInt8] {
+        var size = compressBound(UInt(data.count))
         var compressed = [UInt8](repeating: 0, count: Int(size))
-        _ = compress2(&compressed, &size, filtered, UInt(filtered.count), 9)
+        _ = compress2(&compressed, &size, data, UInt(data.count), 9)
         return Array(compressed.prefix(Int(size)))
     }
 

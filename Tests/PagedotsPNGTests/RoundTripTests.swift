@@ -52,11 +52,26 @@ struct RoundTripTests {
         }
     }
 
-    @Test("smooth gradients, which take the filtered encodings")
+    @Test("smooth gradients take filtered rows; flat-colour art keeps filter type 0")
     func gradients() throws {
-        try expectRoundTrip(TestImage(width: 120, height: 90) { x, y in [UInt8(x * 2), UInt8(y), UInt8((x + y) % 256), 255] })
-        try expectRoundTrip(TestImage(width: 120, height: 90) { x, y in [UInt8(x), UInt8(x), UInt8(x), UInt8(y * 2)] })
-        try expectRoundTrip(TestImage(width: 300, height: 20) { x, y in [UInt8(x % 256), UInt8(y * 9), 40, UInt8(255 - x % 200)] })
+        var random = SplitMix64(seed: 5)
+        let gradients = [
+            TestImage(width: 120, height: 90) { x, y in [UInt8(x * 2), UInt8(y), UInt8((x + y) % 256), 255] },
+            TestImage(width: 120, height: 90) { x, y in [UInt8(x), UInt8(x), UInt8(x), UInt8(y * 2)] },
+            // A photo-like gradient: noise that a predictor from the neighbours mostly removes.
+            TestImage(width: 300, height: 20) { x, y in
+                [UInt8(x % 256), UInt8(y * 9), UInt8(x / 3 + y) &+ UInt8(random.next() % 4), UInt8(255 - x % 200)]
+            },
+        ]
+        for image in gradients {
+            let decoded = try expectRoundTrip(image)
+            #expect(decoded.filterTypes.contains { $0 != 0 }, "filters: \(decoded.filterTypes)")
+        }
+        // Bands of 300 flat colours: RGB, and rows that repeat, so filters are not even tried.
+        let colors = TestImage.distinctColors(300, seed: 3, opaque: true)
+        let flat = try expectRoundTrip(TestImage(width: 900, height: 60) { x, y in colors[(x / 3 + y / 20 * 7) % 300] })
+        #expect(flat.colorType == 2)
+        #expect(flat.filterTypes.allSatisfy { $0 == 0 })
     }
 
     @Test("indicator-like images: transparent, and over an opaque background")

@@ -17,6 +17,8 @@ public struct DecodedPNG: Hashable, Sendable {
     public var palette: [[UInt8]]
     /// The tRNS chunk's data (empty without one).
     public var transparency: [UInt8]
+    /// Each row's filter type (0 none, 1 sub, 2 up, 3 average, 4 Paeth).
+    public var filterTypes: [UInt8]
 }
 
 /// Why a PNG could not be decoded: one line a test can print.
@@ -53,7 +55,8 @@ public enum PNGDecoder {
             colorType: header.colorType, bitDepth: header.bitDepth,
             chunkTypes: chunks.map(\.type),
             palette: stride(from: 0, to: palette.count, by: 3).map { Array(palette[$0 ..< $0 + 3]) },
-            transparency: transparency
+            transparency: transparency,
+            filterTypes: (0..<header.height).map { filtered[$0 * lineBytes] }
         )
     }
 
