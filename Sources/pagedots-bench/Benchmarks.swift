@@ -8,7 +8,7 @@ func queryPart(_ line: Substring) -> Substring {
     line.firstIndex(of: "?").map { line[line.index(after: $0)...] } ?? line
 }
 
-func spec(forQuery query: Substring) throws(ParameterError) -> IndicatorSpec {
+func parseSpec(_ query: Substring) throws(ParameterError) -> IndicatorSpec {
     try IndicatorQuery.parse(query: queryPart(query)).spec
 }
 
@@ -19,7 +19,7 @@ func benchmarkEncoding(queries: [Substring], outputDirectory: String, stopwatch:
     let encoder = PNGEncoder()
     print("# n  WxH  pagedots_bytes  cairo_bytes  pagedots_us  cairo_us  type  query")
     for (number, query) in queries.enumerated() {
-        let spec = try spec(forQuery: query)
+        let spec = try parseSpec(query)
         let image = renderer.render(IndicatorLayout.drawing(for: spec), scale: spec.scale)
         let cairo = CairoPNGWriter(rgba: image.pixels, width: image.width, height: image.height)
         let ours = encoder.encode(rgba: image.pixels, width: image.width, height: image.height)
@@ -35,12 +35,20 @@ func benchmarkEncoding(queries: [Substring], outputDirectory: String, stopwatch:
 }
 
 /// `render QUERY…`: µs per image for the whole pipeline (spec → drawing →
-/// pixels → PNG) in a tight loop on one thread, as the server runs it.
-func benchmarkRendering(queries: [Substring], stopwatch: Stopwatch) throws {
+/// pixels → PNG) in a tight loop on one thread, as the server runs it. A
+/// query that pagedots refuses (e.g. over the size limit) gets a `refused` row.
+func benchmarkRendering(queries: [Substring], stopwatch: Stopwatch) {
     let maker = ImageMaker()
     print("# WxH  bytes  us_per_image  query")
     for query in queries {
-        let spec = try spec(forQuery: query)
+        let spec: IndicatorSpec
+        do {
+            spec = try parseSpec(query)
+        } catch {
+            // Keep the row, so that rows still line up with the anchor's.
+            print("refused", "-", "-", query, "#", error.description)
+            continue
+        }
         let sample = maker.makeImage(for: spec).bytes
         let time = stopwatch.microsecondsPerCall { maker.makeImage(for: spec).bytes.count }
         print(pngSize(sample), sample.count, format(time), query)

@@ -63,7 +63,7 @@ do {
         let queries = lines.map { $0.trimmingPrefix(while: \.isWhitespace) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
         try benchmarkEncoding(queries: queries.map { Substring($0) }, outputDirectory: String(arguments.last ?? "."), stopwatch: stopwatch)
     case "render" where arguments.count >= 2:
-        try benchmarkRendering(queries: arguments.dropFirst().map { Substring($0) }, stopwatch: stopwatch)
+        benchmarkRendering(queries: arguments.dropFirst().map { Substring($0) }, stopwatch: stopwatch)
     default:
         fail(usage)
     }
