@@ -123,7 +123,10 @@ public final class PNGEncoder {
     }
 
     private func file(width: Int, height: Int, layout: PixelLayout, palette: Palette?, idat: [UInt8]) -> [UInt8] {
-        var writer = PNGChunkWriter(capacity: 8 + 25 + (palette?.chunkBytes ?? 0) + idat.count + 24)
+        // Signature, IHDR (13 bytes of data), palette chunks, IDAT, IEND.
+        let framing = PNGChunkWriter.framingBytes
+        let capacity = PNGChunkWriter.signature.count + framing + 13 + (palette?.chunkBytes ?? 0) + framing + idat.count + framing
+        var writer = PNGChunkWriter(capacity: capacity)
         writer.appendHeader(width: width, height: height, layout: layout)
         if layout.isIndexed, let palette {
             writer.appendChunk("PLTE") { data in

@@ -96,7 +96,8 @@ struct Palette {
 
     /// The bytes that PLTE and tRNS add to the file, chunk framing included.
     var chunkBytes: Int {
-        12 + 3 * colors.count + (translucentCount > 0 ? 12 + translucentCount : 0)
+        let framing = PNGChunkWriter.framingBytes
+        return framing + 3 * colors.count + (translucentCount > 0 ? framing + translucentCount : 0)
     }
 
     /// The fewest bits an index needs for `count` colours.

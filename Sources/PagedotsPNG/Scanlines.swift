@@ -1,5 +1,5 @@
 /// How the rows of one candidate encoding are filtered.
-enum RowFiltering: CaseIterable {
+enum RowFiltering {
     /// Filter type 0 on every row: best for palette indices and for images
     /// made of a few repeated shapes, whose rows repeat byte for byte.
     case none
@@ -14,7 +14,7 @@ struct Scanlines {
     let layout: PixelLayout
     let rowBytes: Int
     let height: Int
-    private(set) var bytes: [UInt8]
+    let bytes: [UInt8]
 
     /// Packs straight RGBA pixels into `layout`. An indexed layout needs the
     /// palette's indices assigned in `colors`.
@@ -186,7 +186,7 @@ struct Scanlines {
 
     /// The Paeth predictor: whichever of left, up, upper-left is closest to left + up − upper-left.
     @inline(__always)
-    static func paeth(_ left: UInt8, _ up: UInt8, _ upperLeft: UInt8) -> UInt8 {
+    private static func paeth(_ left: UInt8, _ up: UInt8, _ upperLeft: UInt8) -> UInt8 {
         let estimate = Int(left) + Int(up) - Int(upperLeft)
         let toLeft = abs(estimate - Int(left)), toUp = abs(estimate - Int(up)), toUpperLeft = abs(estimate - Int(upperLeft))
         if toLeft <= toUp && toLeft <= toUpperLeft { return left }
