@@ -1,2 +1,72 @@
 // Benchmark driver for the scripts under bench/ (not shipped in the image).
-print("pagedots-bench: nothing yet")
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let usage = """
+    usage: pagedots-bench encode QUERIES_FILE OUTDIR   pagedots' PNG encoder vs Cairo's writer, same pixels
+           pagedots-bench render QUERY...              µs per image, render + encode (ImageMaker)
+    QUERIES_FILE: one query (or URL) a line; blank lines and lines starting with # are skipped.
+    Env: RUNS (timed runs, median taken; default 5), RUN_MS (ms per timed run; default 60),
+         CLOCK=wall to time wall-clock instead of the thread's CPU time.
+    """
+
+func fail(_ message: String) -> Never {
+    let line = Array("pagedots-bench: \(message)\n".utf8)
+    _ = write(2, line, line.count)
+    exit(2)
+}
+
+func flushOutput() {
+    fflush(nil)
+}
+
+func writeFile(_ path: String, _ bytes: [UInt8]) throws(FileError) {
+    guard let file = fopen(path, "wb") else { throw FileError(path: path) }
+    defer { fclose(file) }
+    guard fwrite(bytes, 1, bytes.count, file) == bytes.count else { throw FileError(path: path) }
+}
+
+/// Lines of a text file.
+func readLines(_ path: String) throws(FileError) -> [Substring] {
+    guard let file = fopen(path, "rb") else { throw FileError(path: path) }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = fread(&buffer, 1, buffer.count, file)
+        if count == 0 { break }
+        bytes += buffer[..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+}
+
+struct FileError: Error, CustomStringConvertible {
+    var path: String
+    var description: String { "cannot read or write \(path)" }
+}
+
+func environmentInt(_ name: String, default value: Int) -> Int {
+    getenv(name).flatMap { Int(String(cString: $0)) } ?? value
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+let stopwatch = Stopwatch(
+    runs: max(1, environmentInt("RUNS", default: 5)),
+    runTime: .milliseconds(environmentInt("RUN_MS", default: 60)),
+    clock: getenv("CLOCK").map { String(cString: $0) } == "wall" ? .wall : .threadCPU
+)
+do {
+    switch arguments.first {
+    case "encode" where arguments.count == 3:
+        let lines = try readLines(String(arguments.dropFirst().first ?? ""))
+        let queries = lines.map { $0.trimmingPrefix(while: \.isWhitespace) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        try benchmarkEncoding(queries: queries.map { Substring($0) }, outputDirectory: String(arguments.last ?? "."), stopwatch: stopwatch)
+    case "render" where arguments.count >= 2:
+        benchmarkRendering(queries: arguments.dropFirst().map { Substring($0) }, stopwatch: stopwatch)
+    default:
+        fail(usage)
+    }
+} catch {
+    fail("\(error)")
+}

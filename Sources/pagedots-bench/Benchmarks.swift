@@ -1,0 +1,82 @@
+import PagedotsCore
+import PagedotsPNG
+import PagedotsRender
+import PagedotsService
+
+/// A query string from a URL or a bare query: what follows the first `?`.
+func queryPart(_ line: Substring) -> Substring {
+    line.firstIndex(of: "?").map { line[line.index(after: $0)...] } ?? line
+}
+
+func parseSpec(_ query: Substring) throws(ParameterError) -> IndicatorSpec {
+    try IndicatorQuery.parse(query: queryPart(query)).spec
+}
+
+/// `encode QUERIES OUTDIR`: per query, pagedots' encoder against Cairo's
+/// writer on the same pixels; writes both files as OUTDIR/NNN-{pagedots,cairo}.png.
+func benchmarkEncoding(queries: [Substring], outputDirectory: String, stopwatch: Stopwatch) throws {
+    let renderer = RasterRenderer()
+    let encoder = PNGEncoder()
+    print("# n  WxH  pagedots_bytes  cairo_bytes  pagedots_us  cairo_us  type  query")
+    for (number, query) in queries.enumerated() {
+        let spec = try parseSpec(query)
+        let image = renderer.render(IndicatorLayout.drawing(for: spec), scale: spec.scale)
+        let cairo = CairoPNGWriter(rgba: image.pixels, width: image.width, height: image.height)
+        let ours = encoder.encode(rgba: image.pixels, width: image.width, height: image.height)
+        let theirs = cairo.write()
+        let name = String(number + 1).leftPadded(to: 3, with: "0")
+        try writeFile("\(outputDirectory)/\(name)-pagedots.png", ours)
+        try writeFile("\(outputDirectory)/\(name)-cairo.png", theirs)
+        let oursTime = stopwatch.microsecondsPerCall { encoder.encode(rgba: image.pixels, width: image.width, height: image.height).count }
+        let theirsTime = stopwatch.microsecondsPerCall { cairo.write().count }
+        print(name, "\(image.width)x\(image.height)", ours.count, theirs.count, format(oursTime), format(theirsTime), colorTypeName(ours), query)
+        flushOutput()
+    }
+}
+
+/// `render QUERY…`: µs per image for the whole pipeline (spec → drawing →
+/// pixels → PNG) in a tight loop on one thread, as the server runs it. A
+/// query that pagedots refuses (e.g. over the size limit) gets a `refused` row.
+func benchmarkRendering(queries: [Substring], stopwatch: Stopwatch) {
+    let maker = ImageMaker()
+    print("# WxH  bytes  us_per_image  query")
+    for query in queries {
+        let spec: IndicatorSpec
+        do {
+            spec = try parseSpec(query)
+        } catch {
+            // Keep the row, so that rows still line up with the anchor's.
+            print("refused", "-", "-", query, "#", error.description)
+            continue
+        }
+        let sample = maker.makeImage(for: spec).bytes
+        let time = stopwatch.microsecondsPerCall { maker.makeImage(for: spec).bytes.count }
+        print(pngSize(sample), sample.count, format(time), query)
+        flushOutput()
+    }
+}
+
+/// "WxH" from a PNG's IHDR.
+func pngSize(_ png: [UInt8]) -> String {
+    guard png.count >= 24 else { return "?" }
+    let field = { (offset: Int) in png[offset ..< offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+    return "\(field(16))x\(field(20))"
+}
+
+/// A short name for a PNG's colour type and depth, as in pngcheck: pal8, grey4, rgba8.
+func colorTypeName(_ png: [UInt8]) -> String {
+    guard png.count >= 26 else { return "?" }
+    let names: [UInt8: String] = [0: "grey", 2: "rgb", 3: "pal", 4: "greya", 6: "rgba"]
+    return "\(names[png[25]] ?? "?")\(png[24])"
+}
+
+func format(_ microseconds: Double) -> String {
+    let tenths = Int((microseconds * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
+}
+
+extension String {
+    func leftPadded(to length: Int, with pad: Character) -> String {
+        String(repeating: pad, count: max(0, length - count)) + self
+    }
+}
