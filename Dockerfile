@@ -21,8 +21,8 @@ FROM debian:bookworm-slim AS runtime
 RUN apt-get update \
     && apt-get install -y --no-install-recommends libcairo2 zlib1g libssl3 libstdc++6 fontconfig fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/* \
-    && groupadd --system --gid 10001 pagedots \
-    && useradd --system --uid 10001 --gid 10001 --no-create-home --shell /usr/sbin/nologin pagedots
+    && groupadd --gid 10001 pagedots \
+    && useradd --uid 10001 --gid 10001 --no-create-home --shell /usr/sbin/nologin pagedots
 COPY --from=build /usr/local/bin/pagedots /usr/local/bin/pagedots
 USER 10001:10001
 ENV PAGEDOTS_HOST=0.0.0.0 \
