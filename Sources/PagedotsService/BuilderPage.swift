@@ -103,7 +103,7 @@ enum BuilderPage {
     }
 
     /// `sha256-<base64>` of a script or style, as CSP writes a hash source.
-    private static func sha256Source(_ text: String) -> String {
+    static func sha256Source(_ text: String) -> String {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         let bytes = Array(text.utf8)
         _ = SHA256(bytes, bytes.count, &digest)
