@@ -65,7 +65,7 @@ extension BuilderPage {
             let bounds = range.map { "min=\"\(Self.number($0.lowerBound))\" max=\"\(Self.number($0.upperBound))\"" } ?? "min=\"0\""
             control = "<input \(common) type=\"number\" inputmode=\"decimal\" \(bounds) step=\"any\" value=\"\(initial)\" placeholder=\"\(parameter.placeholder.escapedForHTML)\">"
         case .choice(let words):
-            let options = words.map { "<option\($0 == initial ? " selected" : "")>\($0)</option>" }.joined()
+            let options = words.map { "<option value=\"\($0)\"\($0 == initial ? " selected" : "")>\($0)</option>" }.joined()
             control = "<select \(common)>\(options)</select>"
         case .color:
             return colorField(id: "p-\(name)", name: name, value: initial, placeholder: parameter.placeholder,

@@ -81,7 +81,7 @@ enum BuilderPage {
         <p id="error" role="alert" hidden></p>
         \(output("url", "URL", rows: 3, hint: "the image itself; add it to any <img> or CSS"))
         \(output("img-snippet", "<img> for email", rows: 4, hint: "width and height in CSS pixels, so a 2x image shows at its size in Outlook"))
-        \(output("picture-snippet", "<picture> with a dark-mode image", rows: 7, hint: "for clients that know prefers-color-scheme; others show the <img>"))
+        \(output("picture-snippet", "<picture> with a dark-mode image", rows: 8, hint: "for clients that know prefers-color-scheme; others show the <img>"))
         </div>
         </div>
         </section>
