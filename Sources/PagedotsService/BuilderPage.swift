@@ -1,8 +1,133 @@
-/// The HTML page served at `/`.
+import CCrypto
+import HTTPServer
+import PagedotsCore
+
+/// The HTML page served at `/`: a gallery of the styles (live images from
+/// this service) and a builder whose controls are made from the parameter
+/// table, with a live preview and the URL, `<img>` and `<picture>` snippets
+/// to copy. One self-contained document, made once at start-up: its only
+/// script and style are inline, allowed by their hashes in the
+/// `Content-Security-Policy`, and everything else it loads is same-origin.
 enum BuilderPage {
-    static let html = """
-    <!doctype html>
-    <html lang="en"><head><meta charset="utf-8"><title>pagedots</title></head>
-    <body><h1>pagedots</h1><p><img src="/indicator?pages=5&amp;current=2&amp;scale=2" width="88" height="16" alt="Page 3 of 5"></p></body></html>
-    """
+    /// The page changes only with a new version: caches may keep it a while.
+    static let cacheControl = "public, max-age=300"
+
+    /// The whole document.
+    static let html: String = document(style: stylesheet, script: script)
+
+    /// Nothing but this origin, and only this page's own script and style.
+    static let contentSecurityPolicy = [
+        "default-src 'none'",
+        "img-src 'self'",
+        "connect-src 'self'",
+        "script-src '\(sha256Source(script))'",
+        "style-src '\(sha256Source(stylesheet))'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'none'",
+    ].joined(separator: "; ")
+
+    /// The `200` that serves the page.
+    static var response: HTTPResponse {
+        HTTPResponse(
+            status: 200,
+            headers: [
+                HTTPHeaderField("Content-Type", "text/html; charset=utf-8"),
+                HTTPHeaderField("Cache-Control", cacheControl),
+                HTTPHeaderField("Content-Security-Policy", contentSecurityPolicy),
+                HTTPHeaderField("X-Content-Type-Options", "nosniff"),
+                HTTPHeaderField("Referrer-Policy", "no-referrer"),
+            ],
+            body: Array(html.utf8),
+            label: Route.page.rawValue
+        )
+    }
+
+    /// The query the builder starts from (SPEC.md's example): the controls'
+    /// first values, where they differ from the defaults.
+    static let initialValues: [ParameterName: String] = [.pages: "5", .current: "2", .style: "pill", .scale: "2"]
+
+    private static func document(style: String, script: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>pagedots: page indicator images</title>
+        <link rel="icon" href="/indicator.svg?pages=3&amp;current=1&amp;size=10&amp;spacing=3&amp;padding=1">
+        <style>\(style)</style>
+        </head>
+        <body>
+        <header>
+        <h1>pagedots</h1>
+        <p>Page indicators (the dots under a carousel) as images from a URL, for <code>&lt;img&gt;</code> tags in web pages and HTML email. Pick a style, set the parameters, copy the snippet.</p>
+        <nav><a href="/openapi.json">OpenAPI</a> · <a href="/metrics">metrics</a> · <a href="/healthz">health</a></nav>
+        </header>
+        <main>
+        \(gallery)
+        <section id="build" aria-labelledby="build-title">
+        <h2 id="build-title">Builder</h2>
+        <div class="builder">
+        <form id="builder" autocomplete="off">
+        \(controls)
+        </form>
+        <div class="result">
+        <div class="previews">
+        <figure class="preview light"><img id="preview" alt="Preview" hidden><figcaption>light</figcaption></figure>
+        <figure class="preview dark"><img id="preview-dark" alt="Dark-mode preview" hidden><figcaption>dark</figcaption></figure>
+        </div>
+        <p id="size" aria-live="polite">Drawing…</p>
+        <p id="error" role="alert" hidden></p>
+        \(output("url", "URL", rows: 3, hint: "the image itself; add it to any <img> or CSS"))
+        \(output("img-snippet", "<img> for email", rows: 4, hint: "width and height in CSS pixels, so a 2x image shows at its size in Outlook"))
+        \(output("picture-snippet", "<picture> with a dark-mode image", rows: 8, hint: "for clients that know prefers-color-scheme; others show the <img>"))
+        </div>
+        </div>
+        </section>
+        </main>
+        <script>\(script)</script>
+        </body>
+        </html>
+
+        """
+    }
+
+    /// A read-only text to copy, with its label and button.
+    private static func output(_ id: String, _ label: String, rows: Int, hint: String) -> String {
+        """
+        <div class="output"><div class="head"><label for="\(id)">\(label.escapedForHTML)</label>\
+        <button type="button" data-copy="\(id)">Copy</button></div><small>\(hint.escapedForHTML)</small>
+        <textarea id="\(id)" rows="\(rows)" readonly spellcheck="false"></textarea></div>
+        """
+    }
+
+    /// `sha256-<base64>` of a script or style, as CSP writes a hash source.
+    static func sha256Source(_ text: String) -> String {
+        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        let bytes = Array(text.utf8)
+        _ = SHA256(bytes, bytes.count, &digest)
+        // Standard base64 is base64url with two other letters, padded.
+        var base64 = String(Base64URL.encode(digest).map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return "sha256-" + base64
+    }
+}
+
+extension String {
+    /// The text with `&`, `<`, `>`, `"` and `'` written as character references.
+    var escapedForHTML: String {
+        var text = ""
+        for character in self {
+            switch character {
+            case "&": text += "&amp;"
+            case "<": text += "&lt;"
+            case ">": text += "&gt;"
+            case "\"": text += "&quot;"
+            case "'": text += "&#39;"
+            default: text.append(character)
+            }
+        }
+        return text
+    }
 }

@@ -1,6 +1,235 @@
-/// The OpenAPI 3.1 description served at `/openapi.json`.
+import HTTPServer
+import PagedotsCore
+
+/// The OpenAPI 3.1 description served at `/openapi.json`: every endpoint of
+/// SPEC.md, its responses and their headers. The image parameters are made
+/// from the parser's own table (`Parameter.all`), once, at start-up, so the
+/// document cannot drift from what the service accepts.
 enum OpenAPIDocument {
-    static let json = """
-    {"openapi":"3.1.0","info":{"title":"pagedots","version":"\(pagedotsVersion)"},"paths":{}}
-    """
+    /// The document as JSON text.
+    static let json: String = document.serialized
+
+    /// The `200` that serves it.
+    static var response: HTTPResponse {
+        HTTPResponse(
+            status: 200,
+            headers: [
+                HTTPHeaderField("Content-Type", "application/json"),
+                HTTPHeaderField("Cache-Control", "public, max-age=300"),
+            ],
+            body: Array(json.utf8),
+            label: Route.openapi.rawValue
+        )
+    }
+
+    static var document: JSONValue {
+        var paths: [(key: String, value: JSONValue)] = ImagePath.all.map { ($0.template, $0.pathItem) }
+        paths += [
+            ("/healthz", fixedPathItem(
+                id: "Health", summary: "Liveness and readiness: `ok` while the process serves.",
+                mediaType: "text/plain", cacheControl: "no-store"
+            )),
+            ("/metrics", fixedPathItem(
+                id: "Metrics", summary: "Prometheus text exposition (format 0.0.4) of the pagedots_* metrics.",
+                mediaType: "text/plain", cacheControl: "no-store"
+            )),
+            ("/", fixedPathItem(
+                id: "BuilderPage", summary: "The builder page: a gallery of the styles and a URL and snippet builder.",
+                mediaType: "text/html", cacheControl: BuilderPage.cacheControl
+            )),
+            ("/openapi.json", fixedPathItem(
+                id: "OpenAPIDocument", summary: "This document.",
+                mediaType: "application/json", cacheControl: "public, max-age=300"
+            )),
+        ]
+        return [
+            "openapi": "3.1.0",
+            "info": [
+                "title": "pagedots",
+                "version": .string(pagedotsVersion),
+                "summary": "Page indicators (the dots under a carousel) as PNG or SVG images, from URL parameters.",
+                "description": .string(infoDescription),
+            ],
+            "paths": .object(paths),
+            "components": components,
+        ]
+    }
+
+    private static let infoDescription = """
+        Every image URL takes the same query parameters; the path may fix the format (`.png`, `.svg`) \
+        and the scale (`@2x`). Unknown query parameters are ignored and listed in `X-Ignored-Parameters`. \
+        A known parameter given twice, a value out of range, or a combination that cannot be drawn is a \
+        `400` whose one-line plain-text body names the parameter. When the service runs with a signing \
+        key, image URLs must end with `&sig=`, the unpadded base64url HMAC-SHA256 of the query before it; \
+        a missing or wrong signature is a `403`. Any method other than GET and HEAD is a `405` with \
+        `Allow: GET, HEAD`; any other path is a `404`.
+        """
+
+    /// A GET and a HEAD that answer `200` with one media type.
+    private static func fixedPathItem(id: String, summary: String, mediaType: String, cacheControl: String) -> JSONValue {
+        let responses: JSONValue = [
+            "200": [
+                "description": "OK",
+                "headers": [
+                    "Cache-Control": header("`\(cacheControl)`", required: true),
+                    "Content-Length": ref("headers", "Content-Length"),
+                ],
+                "content": .object([(key: mediaType, value: .object([]))]),
+            ],
+        ]
+        return [
+            "get": ["operationId": .string("get\(id)"), "summary": .string(summary), "responses": responses],
+            "head": ["operationId": .string("head\(id)"), "summary": "The GET's headers, without the body.", "responses": responses],
+        ]
+    }
+
+    private static var components: JSONValue {
+        [
+            "parameters": .object(Parameter.all.map { ($0.name.rawValue, $0.openAPIParameter()) } + [
+                ("If-None-Match", [
+                    "name": "If-None-Match", "in": "header", "required": false,
+                    "description": "An ETag from an earlier answer: when it names this image, the answer is `304` without a body.",
+                    "schema": ["type": "string"],
+                ]),
+            ]),
+            "headers": [
+                "ETag": header("Strong entity tag of the image: the same for every URL that draws the same bytes, on every replica.", required: true),
+                "Cache-Control": header("`public, max-age=31536000, immutable`: the same URL always draws the same bytes.", required: true),
+                "Content-Length": header("Length of the body (of the GET's body, for HEAD).", required: true),
+                "No-Store": header("`no-store`: refusals are never cached.", required: true),
+                "X-Ignored-Parameters": header(
+                    "The unknown query parameters, each once, in order, as spelled in the URL, joined by `, `; absent when none.",
+                    required: false
+                ),
+                "Retry-After": header("Seconds to wait before trying again.", required: true),
+            ],
+            "responses": [
+                "NotModified": [
+                    "description": "`If-None-Match` names this image: no body.",
+                    "headers": ["ETag": ref("headers", "ETag"), "Cache-Control": ref("headers", "Cache-Control")],
+                ],
+                "BadParameter": refusal("A parameter or a combination that cannot be drawn (e.g. `current: must be an integer from 0 to 4 (pages=5); got \"5\"`), or an image over 4096 pixels on a side or 4,194,304 in all."),
+                "Forbidden": refusal("Only when the service runs with a signing key: `sig` is missing, malformed or wrong."),
+                "URITooLong": refusal("The request line is longer than 8192 bytes; the connection is closed."),
+                "Overloaded": refusal("Too many images are waiting to be drawn.", extraHeaders: ["Retry-After": ref("headers", "Retry-After")]),
+            ],
+        ]
+    }
+
+    /// A one-line `text/plain` refusal with `Cache-Control: no-store`.
+    private static func refusal(_ description: String, extraHeaders: KeyValuePairs<String, JSONValue> = [:]) -> JSONValue {
+        let headers: JSONValue = ["Cache-Control": ref("headers", "No-Store"), "Content-Length": ref("headers", "Content-Length")]
+        return [
+            "description": .string(description),
+            "headers": headers.adding(extraHeaders),
+            "content": ["text/plain": ["schema": ["type": "string"]]],
+        ]
+    }
+
+    private static func header(_ description: String, required: Bool) -> JSONValue {
+        ["description": .string(description), "required": .bool(required), "schema": ["type": "string"]]
+    }
+
+    /// `{"$ref": "#/components/<section>/<name>"}`.
+    static func ref(_ section: String, _ name: String) -> JSONValue {
+        ["$ref": .string("#/components/\(section)/\(name)")]
+    }
+}
+
+/// One of the six spellings of the image path (SPEC.md "Endpoints"):
+/// `/indicator`, optionally `@{scale}x`, optionally `.png` or `.svg`.
+struct ImagePath {
+    /// The format the suffix fixes, if any.
+    var format: ImageFormat?
+    /// Whether the path has `@{scale}x`.
+    var scaled: Bool
+
+    static let all: [ImagePath] = [false, true].flatMap { scaled in
+        ([nil] + ImageFormat.allCases).map { ImagePath(format: $0, scaled: scaled) }
+    }
+
+    /// `/indicator@{scale}x.png` and the like.
+    var template: String {
+        "/indicator" + (scaled ? "@{scale}x" : "") + (format.map { ".\($0.rawValue)" } ?? "")
+    }
+
+    /// `IndicatorScaledPng` and the like, for operation ids.
+    private var idSuffix: String {
+        "Indicator" + (scaled ? "Scaled" : "") + (format.map { $0.rawValue.prefix(1).uppercased() + $0.rawValue.dropFirst() } ?? "")
+    }
+
+    var pathItem: JSONValue {
+        var parameters: [JSONValue] = Parameter.all.map { parameter in
+            // A suffix's format is the only one the query may repeat.
+            if parameter.name == .format, let format {
+                return parameter.openAPIParameter(choices: [format.rawValue])
+            }
+            return OpenAPIDocument.ref("parameters", parameter.name.rawValue)
+        }
+        parameters.append(OpenAPIDocument.ref("parameters", "If-None-Match"))
+        if scaled {
+            parameters.insert([
+                "name": "scale", "in": "path", "required": true,
+                "description": "Pixels per point, as the query's `scale` (which may repeat it, not contradict it). Digits outside 1…4 are a `400`; anything but digits is a `404`.",
+                "schema": ["type": "integer", "minimum": 1, "maximum": 4],
+            ], at: 0)
+        }
+        return [
+            "summary": .string(summary),
+            "parameters": .array(parameters),
+            "get": operation(method: "get", summary: "The image."),
+            "head": operation(method: "head", summary: "The image's headers, without the body."),
+        ]
+    }
+
+    private var summary: String {
+        let formatText = format.map { "always \($0.rawValue.uppercased())" } ?? "PNG unless `format=svg`"
+        let scaleText = scaled ? "; the scale from the path" : ""
+        return "A page indicator image: \(formatText)\(scaleText)."
+    }
+
+    private func operation(method: String, summary: String) -> JSONValue {
+        let formats = format.map { [$0] } ?? ImageFormat.allCases
+        var responses: [(key: String, value: JSONValue)] = [
+            ("200", [
+                "description": "The image. The same query always draws the same bytes.",
+                "headers": [
+                    "ETag": OpenAPIDocument.ref("headers", "ETag"),
+                    "Cache-Control": OpenAPIDocument.ref("headers", "Cache-Control"),
+                    "Content-Length": OpenAPIDocument.ref("headers", "Content-Length"),
+                    "X-Ignored-Parameters": OpenAPIDocument.ref("headers", "X-Ignored-Parameters"),
+                ],
+                "content": .object(formats.map { (key: $0.mediaType, value: .object([])) }),
+            ]),
+            ("304", OpenAPIDocument.ref("responses", "NotModified")),
+            ("400", OpenAPIDocument.ref("responses", "BadParameter")),
+            ("403", OpenAPIDocument.ref("responses", "Forbidden")),
+        ]
+        if scaled {
+            responses.append(("404", [
+                "description": "The path's `@…x` is not digits, so the path is not an image path.",
+                "headers": ["Cache-Control": OpenAPIDocument.ref("headers", "No-Store")],
+                "content": ["text/plain": ["schema": ["type": "string"]]],
+            ]))
+        }
+        responses += [
+            ("414", OpenAPIDocument.ref("responses", "URITooLong")),
+            ("503", OpenAPIDocument.ref("responses", "Overloaded")),
+        ]
+        return [
+            "operationId": .string(method + idSuffix),
+            "summary": .string(summary),
+            "responses": .object(responses),
+        ]
+    }
+}
+
+extension ImageFormat {
+    /// The `Content-Type` of an image in this format.
+    var mediaType: String {
+        switch self {
+        case .png: "image/png"
+        case .svg: "image/svg+xml"
+        }
+    }
 }

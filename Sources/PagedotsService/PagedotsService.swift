@@ -22,18 +22,8 @@ public final class PagedotsService: HTTPHandler {
         signer = configuration.signer
         fixedResponses = [
             .healthz: PreparedResponse(Self.text("ok\n", route: .healthz)),
-            .page: PreparedResponse(HTTPResponse(
-                status: 200,
-                headers: [HTTPHeaderField("Content-Type", "text/html; charset=utf-8")],
-                body: Array(BuilderPage.html.utf8),
-                label: Route.page.rawValue
-            )),
-            .openapi: PreparedResponse(HTTPResponse(
-                status: 200,
-                headers: [HTTPHeaderField("Content-Type", "application/json")],
-                body: Array(OpenAPIDocument.json.utf8),
-                label: Route.openapi.rawValue
-            )),
+            .page: PreparedResponse(BuilderPage.response),
+            .openapi: PreparedResponse(OpenAPIDocument.response),
         ]
         notFound = PreparedResponse(ServiceError.notFound.response(route: .other))
     }

@@ -1,0 +1,116 @@
+import PagedotsCore
+
+/// The builder's form, made from the parameter table: one control per
+/// parameter, grouped, each carrying what the script needs (its name, its
+/// default, its kind, and when it is used) in `data-` attributes.
+extension BuilderPage {
+    /// The fieldsets of the form, in order.
+    enum Group: String, CaseIterable {
+        case pages = "Pages"
+        case look = "Look"
+        case colors = "Colors"
+        case geometry = "Geometry"
+        case output = "Output"
+    }
+
+    /// Where a parameter's control goes. A new parameter must be placed here.
+    static func group(of name: ParameterName) -> Group {
+        switch name {
+        case .pages, .current: .pages
+        case .style, .shape, .fill, .stroke, .visible, .progress, .labels: .look
+        case .color, .inactive, .bg, .colors: .colors
+        case .size, .spacing, .padding, .direction, .width, .height: .geometry
+        case .format, .scale: .output
+        }
+    }
+
+    /// The colours of the `<picture>` snippet's `prefers-color-scheme: dark`
+    /// image; each, when set, replaces the light image's parameter.
+    static let darkParameters: [(name: ParameterName, initial: String, hint: String)] = [
+        (.color, "FFFFFF", "current indicator (replaces color and colors)"),
+        (.inactive, "", "other indicators; empty: from the dark color"),
+        (.bg, "", "background; empty: the light image's"),
+    ]
+
+    /// Every fieldset: the table's parameters by group, then the dark-mode colours.
+    static var controls: String {
+        let groups = Group.allCases.map { group in
+            let fields = Parameter.all.filter { Self.group(of: $0.name) == group }.map { field(for: $0) }
+            return "<fieldset><legend>\(group.rawValue)</legend>\n\(fields.joined(separator: "\n"))\n</fieldset>"
+        }
+        let dark = darkParameters.map { entry in
+            colorField(id: "dark-\(entry.name.rawValue)", name: entry.name.rawValue, value: entry.initial,
+                       placeholder: "", hint: entry.hint, extraAttributes: " data-dark")
+        }
+        return (groups + [
+            "<fieldset><legend>Dark mode</legend>\n\(dark.joined(separator: "\n"))\n</fieldset>",
+        ]).joined(separator: "\n")
+    }
+
+    /// One labelled control, in a box that says when the parameter is used.
+    static func field(for parameter: Parameter) -> String {
+        let name = parameter.name.rawValue
+        let initial = initialValues[parameter.name] ?? parameter.defaultText
+        let hint = parameter.summary + (parameter.unit.map { " (\($0))" } ?? "")
+        let use = parameter.use
+        var box = "data-styles=\"\(use.styles.map(\.rawValue).joined(separator: " "))\""
+        if let fill = use.fill { box += " data-fill=\"\(fill.rawValue)\"" }
+        if let format = use.format { box += " data-format=\"\(format.rawValue)\"" }
+        let common = "id=\"p-\(name)\" name=\"\(name)\" data-param data-default=\"\(parameter.defaultText.escapedForHTML)\""
+        let control: String
+        switch parameter.kind {
+        case .integer(let range):
+            control = "<input \(common) type=\"number\" inputmode=\"numeric\" min=\"\(range.lowerBound)\" max=\"\(range.upperBound)\" step=\"1\" value=\"\(initial)\"\(parameter.defaultValue == .required ? " required" : "")>"
+        case .decimal(let range):
+            let bounds = range.map { "min=\"\(Self.number($0.lowerBound))\" max=\"\(Self.number($0.upperBound))\"" } ?? "min=\"0\""
+            control = "<input \(common) type=\"number\" inputmode=\"decimal\" \(bounds) step=\"any\" value=\"\(initial)\" placeholder=\"\(parameter.placeholder.escapedForHTML)\">"
+        case .choice(let words):
+            let options = words.map { "<option value=\"\($0)\"\($0 == initial ? " selected" : "")>\($0)</option>" }.joined()
+            control = "<select \(common)>\(options)</select>"
+        case .color:
+            return colorField(id: "p-\(name)", name: name, value: initial, placeholder: parameter.placeholder,
+                              hint: hint, extraAttributes: " data-default=\"\(parameter.defaultText.escapedForHTML)\"", box: box)
+        case .colorList, .textList:
+            let colorList = parameter.kind == .textList ? "" : " data-color"
+            control = "<input \(common) type=\"text\" data-list\(colorList) value=\"\(initial.escapedForHTML)\" placeholder=\"\(parameter.placeholder.escapedForHTML)\">"
+        }
+        return "<div class=\"field\" \(box)><label for=\"p-\(name)\">\(name)</label>\(control)<small>\(hint.escapedForHTML)</small></div>"
+    }
+
+    /// A colour as text (any form the service reads) beside a colour picker that writes into it.
+    private static func colorField(
+        id: String, name: String, value: String, placeholder: String, hint: String, extraAttributes: String,
+        box: String = ""
+    ) -> String {
+        """
+        <div class="field color"\(box.isEmpty ? "" : " " + box)><label for="\(id)">\(name)</label>\
+        <span class="pair"><input id="\(id)" name="\(name)" data-param data-color type="text" value="\(value.escapedForHTML)" \
+        placeholder="\(placeholder.escapedForHTML)" spellcheck="false"\(extraAttributes)>\
+        <input type="color" data-picker-for="\(id)" aria-label="\(name) picker"></span>\
+        <small>\(hint.escapedForHTML)</small></div>
+        """
+    }
+
+    /// `0.5`, `8`: a bound as an HTML attribute writes it.
+    private static func number(_ value: Double) -> String {
+        value.rounded() == value ? String(Int(value)) : String(value)
+    }
+}
+
+extension Parameter {
+    /// The default as a URL would spell it; empty when there is none to spell.
+    var defaultText: String {
+        if case .value(let text) = defaultValue { return text }
+        return ""
+    }
+
+    /// What an empty control means, in words.
+    var placeholder: String {
+        switch defaultValue {
+        case .required: "required"
+        case .none: kind == .textList ? "e.g. Home,Feed,Profile" : "e.g. FF3B30,34C759,007AFF"
+        case .value(let text): text
+        case .derived(let words): words
+        }
+    }
+}

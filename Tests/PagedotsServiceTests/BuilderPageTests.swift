@@ -1,0 +1,98 @@
+import Foundation
+import PagedotsCore
+import Testing
+import TestSupport
+@testable import PagedotsService
+
+/// The page at `/`: self-contained, allowed to run by its own CSP, with a
+/// control for every parameter of the table and live examples of every style.
+/// (What it does in a browser is checked by `scripts/check-page`.)
+@Suite struct BuilderPageTests {
+    let html = BuilderPage.html
+    /// The page without its script (whose strings hold snippets of HTML).
+    var markup: String {
+        html.replacingOccurrences(of: #"<script>[\s\S]*</script>"#, with: "", options: .regularExpression)
+    }
+
+    /// Every match of a regular expression's first group.
+    func captures(_ pattern: String, in text: String) throws -> [String] {
+        let expression = try NSRegularExpression(pattern: pattern)
+        return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+            Range($0.range(at: 1), in: text).map { String(text[$0]) }
+        }
+    }
+
+    @Test func hasAControlForEveryParameter() throws {
+        let light = try captures(#"<(?:input|select) id="p-([a-z]+)""#, in: markup)
+        #expect(light.sorted() == Parameter.all.map(\.name.rawValue).sorted())
+        for parameter in Parameter.all {
+            #expect(html.contains("data-default=\"\(parameter.defaultText)\""), "\(parameter.name)")
+        }
+    }
+
+    @Test func everyControlIsPlacedInOneGroup() {
+        let groups = Set(ParameterName.allCases.map(BuilderPage.group(of:)))
+        #expect(groups == Set(BuilderPage.Group.allCases))
+    }
+
+    @Test func theInitialValuesAndTheExamplesAreValid() throws {
+        let initial = BuilderPage.initialValues.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: "&")
+        #expect(throws: Never.self) { try IndicatorQuery.parse(query: Substring(initial)) }
+        for query in Style.allCases.map(BuilderPage.example(of:)) + Shape.allCases.map(BuilderPage.example(of:)) {
+            #expect(throws: Never.self, "\(query)") { try IndicatorQuery.parse(query: Substring(query)) }
+        }
+    }
+
+    @Test func theGalleryShowsEveryStyleAndShape() {
+        for style in Style.allCases {
+            #expect(html.contains("alt=\"style=\(style.rawValue)\""))
+        }
+        for shape in Shape.allCases {
+            #expect(html.contains("alt=\"shape=\(shape.rawValue)\""))
+        }
+    }
+
+    @Test func isSelfContained() throws {
+        let links = try captures(#"(?:src|href|srcset)="([^"]*)""#, in: markup)
+        #expect(!links.isEmpty)
+        for link in links {
+            #expect(link.hasPrefix("/"), "\(link)")
+            #expect(!link.hasPrefix("//"), "\(link)")
+        }
+        // The CSP allows only the hashed <script> and <style>: no inline handlers or style attributes.
+        #expect(try captures(#"\s(on[a-z]+|style)="#, in: markup).isEmpty)
+        #expect(html.components(separatedBy: "<script").count == 2)
+        #expect(html.components(separatedBy: "<style").count == 2)
+    }
+
+    @Test func cspHashesAreThoseOfTheInlineScriptAndStyle() throws {
+        // The SHA-256 of the empty string, as CSP spells it.
+        #expect(BuilderPage.sha256Source("") == "sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=")
+        let script = try #require(try captures(#"<script>([\s\S]*?)</script>"#, in: html).first)
+        let style = try #require(try captures(#"<style>([\s\S]*?)</style>"#, in: html).first)
+        #expect(BuilderPage.contentSecurityPolicy.contains("script-src '\(BuilderPage.sha256Source(script))'"))
+        #expect(BuilderPage.contentSecurityPolicy.contains("style-src '\(BuilderPage.sha256Source(style))'"))
+        #expect(BuilderPage.contentSecurityPolicy.hasPrefix("default-src 'none'; img-src 'self'; connect-src 'self'"))
+    }
+
+    @Test func servedWithItsHeadersAndEveryExampleImageIsServed() throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let client = try HTTPTestClient(port: server.port)
+        client.request("/")
+        let page = try client.readResponse()
+        #expect(page.status == 200)
+        #expect(page.header("content-type") == "text/html; charset=utf-8")
+        #expect(page.header("content-security-policy") == BuilderPage.contentSecurityPolicy)
+        #expect(page.header("cache-control") == BuilderPage.cacheControl)
+        #expect(page.text == html)
+        let sources = try captures(#"<img src="([^"]*)""#, in: markup).map { $0.replacingOccurrences(of: "&amp;", with: "&") }
+        #expect(sources.count == Style.allCases.count + Shape.allCases.count)
+        for source in sources {
+            client.request(source)
+            let image = try client.readResponse()
+            #expect(image.status == 200, "\(source)")
+            #expect(image.header("content-type") == "image/png", "\(source)")
+        }
+    }
+}
