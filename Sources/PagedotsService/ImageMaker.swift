@@ -24,11 +24,21 @@ public final class ImageMaker {
         let drawing = IndicatorLayout.drawing(for: spec)
         switch spec.format {
         case .svg:
-            return EncodedImage(bytes: svgWriter.svg(for: drawing), contentType: "image/svg+xml")
+            return EncodedImage(bytes: svgWriter.svg(for: drawing), contentType: spec.format.mediaType)
         case .png:
             let image = renderer.render(drawing, scale: spec.scale)
             let png = encoder.encode(rgba: image.pixels, width: image.width, height: image.height)
-            return EncodedImage(bytes: png, contentType: "image/png")
+            return EncodedImage(bytes: png, contentType: spec.format.mediaType)
+        }
+    }
+}
+
+extension ImageFormat {
+    /// The `Content-Type` of an image in this format.
+    var mediaType: String {
+        switch self {
+        case .png: "image/png"
+        case .svg: "image/svg+xml"
         }
     }
 }

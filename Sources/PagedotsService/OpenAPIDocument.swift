@@ -223,13 +223,3 @@ struct ImagePath {
         ]
     }
 }
-
-extension ImageFormat {
-    /// The `Content-Type` of an image in this format.
-    var mediaType: String {
-        switch self {
-        case .png: "image/png"
-        case .svg: "image/svg+xml"
-        }
-    }
-}
