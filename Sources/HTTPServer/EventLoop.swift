@@ -506,6 +506,13 @@ final class EventLoop: @unchecked Sendable {
         }
         for (slot, connection) in connections.enumerated() {
             guard let connection else { continue }
+            // A request that reached the socket before the stop, but whose
+            // readiness this loop has not handled yet, must be answered, not
+            // taken for idleness: read what is there before deciding.
+            guard readInput(connection) else {
+                close(slot, connection)
+                continue
+            }
             connection.machine.beginDrain()
             service(slot, connection)
         }
