@@ -93,15 +93,24 @@ class Server:
             self.wait()
 
 
-def wrk(url, connections, seconds, threads=2, script=None, script_arguments=()):
-    """Runs wrk under nice; returns requests, requests/s, latency percentiles (ms) and errors."""
+def wrk(url, connections, seconds, threads=2, script=None, script_arguments=(), until=None):
+    """Runs wrk under nice for `seconds`, or until `until()` (polled 5 times a
+    second) is true, when it is interrupted as Ctrl-C would (wrk then reports
+    as usual); returns requests, requests/s, latency percentiles (ms) and errors."""
     command = ["nice", "-n", "5", "wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s", "--latency"]
     if script:
         command += ["-s", script]
     command.append(url)
     if script_arguments:
         command += ["--", *map(str, script_arguments)]
-    output = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 60).stdout
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    deadline = time.monotonic() + seconds + 60
+    while process.poll() is None and until is not None and time.monotonic() < deadline:
+        if until():
+            process.send_signal(signal.SIGINT)
+            break
+        time.sleep(0.2)
+    output = process.communicate(timeout=max(1, deadline - time.monotonic()))[0]
     result = {"output": output}
     match = re.search(r"(\d+) requests in", output)
     result["requests"] = int(match.group(1)) if match else 0
