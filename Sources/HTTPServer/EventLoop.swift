@@ -35,8 +35,8 @@ final class ServerContext: Sendable {
 private final class Connection {
     let descriptor: Int32
     let generation: UInt32
-    /// Kept only when access records are.
-    let peer: SocketAddress?
+    /// For access records and the error lines of refused requests.
+    let peer: SocketAddress
     var machine: HTTPConnection
     /// Edge-triggered readiness: the socket may have input / may take output.
     var canRead = true
@@ -46,7 +46,7 @@ private final class Connection {
     /// Queued in `awaitingService`.
     var awaitsService = false
 
-    init(descriptor: Int32, generation: UInt32, peer: SocketAddress?, machine: HTTPConnection) {
+    init(descriptor: Int32, generation: UInt32, peer: SocketAddress, machine: HTTPConnection) {
         self.descriptor = descriptor
         self.generation = generation
         self.peer = peer
@@ -323,7 +323,7 @@ final class EventLoop: @unchecked Sendable {
         nextGeneration &+= 1
         let connection = Connection(
             descriptor: descriptor, generation: nextGeneration,
-            peer: context.settings.keepsAccessRecords ? peer : nil, machine: machine
+            peer: peer, machine: machine
         )
         connections[slot] = connection
         openCount += 1
@@ -425,12 +425,15 @@ final class EventLoop: @unchecked Sendable {
         while let response = connection.machine.takeCompletedResponse() {
             guard let observer = context.observer else { continue }
             observer.responseSent(label: response.label, status: response.status, seconds: response.seconds)
-            guard context.settings.keepsAccessRecords else { continue }
+            // Refusals are always recorded: they are rare, and an error log needs them.
+            guard context.settings.keepsAccessRecords || response.problem != nil else { continue }
             observer.accessRecord(HTTPAccessRecord(
-                peer: connection.peer?.description ?? "",
+                peer: connection.peer.description,
                 method: response.request?.method ?? "",
                 target: response.request?.target ?? "",
                 version: response.request?.version,
+                referer: response.request?.referer,
+                userAgent: response.request?.userAgent,
                 status: response.status,
                 bodyBytes: response.bodyBytes,
                 seconds: response.seconds,
@@ -503,6 +506,13 @@ final class EventLoop: @unchecked Sendable {
         }
         for (slot, connection) in connections.enumerated() {
             guard let connection else { continue }
+            // A request that reached the socket before the stop, but whose
+            // readiness this loop has not handled yet, must be answered, not
+            // taken for idleness: read what is there before deciding.
+            guard readInput(connection) else {
+                close(slot, connection)
+                continue
+            }
             connection.machine.beginDrain()
             service(slot, connection)
         }

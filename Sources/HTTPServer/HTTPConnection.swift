@@ -85,11 +85,15 @@ struct RequestSummary: Equatable {
     /// Path and query, as sent (origin-form).
     var target: String
     var version: HTTPVersion
+    var referer: String?
+    var userAgent: String?
 
     init(_ request: HTTPRequest) {
         method = request.method.name
         target = request.query.isEmpty ? request.path : request.path + "?" + request.query
         version = request.version
+        referer = request.header("Referer")
+        userAgent = request.header("User-Agent")
     }
 }
 

@@ -20,9 +20,13 @@ public protocol HTTPServerObserver: Sendable {
     /// the server makes itself (400, 408, 413, 414, 431, 503, 505).
     func responseSent(label: Int, status: Int, seconds: Double)
     /// Whether to build an `HTTPAccessRecord` for every response. Read once,
-    /// when the server starts; when false, records cost nothing. Default false.
+    /// when the server starts; when false, only the responses the server
+    /// makes itself (protocol errors, which are rare) get records, and the
+    /// others cost nothing. Default false.
     var wantsAccessRecords: Bool { get }
-    /// One access-log entry, after `responseSent`, when `wantsAccessRecords`.
+    /// One access-log entry, after `responseSent`: for every response when
+    /// `wantsAccessRecords`, else only for those with a `problem`, so that an
+    /// error log always learns who was refused and why.
     func accessRecord(_ record: HTTPAccessRecord)
 }
 
@@ -41,6 +45,10 @@ public struct HTTPAccessRecord: Sendable {
     public var target: String
     /// The request's version; nil when not understood.
     public var version: HTTPVersion?
+    /// The `Referer` header; nil when absent or the request was not understood.
+    public var referer: String?
+    /// The `User-Agent` header; nil when absent or the request was not understood.
+    public var userAgent: String?
     public var status: Int
     /// Body bytes sent (0 for `HEAD`, 304 and the like).
     public var bodyBytes: Int
@@ -53,13 +61,15 @@ public struct HTTPAccessRecord: Sendable {
     public var problem: String?
 
     public init(
-        peer: String, method: String, target: String, version: HTTPVersion?, status: Int,
-        bodyBytes: Int, seconds: Double, label: Int, problem: String?
+        peer: String, method: String, target: String, version: HTTPVersion?, referer: String? = nil,
+        userAgent: String? = nil, status: Int, bodyBytes: Int, seconds: Double, label: Int, problem: String?
     ) {
         self.peer = peer
         self.method = method
         self.target = target
         self.version = version
+        self.referer = referer
+        self.userAgent = userAgent
         self.status = status
         self.bodyBytes = bodyBytes
         self.seconds = seconds

@@ -37,6 +37,10 @@ public struct CommandLineOption: Sendable {
                           help: "cache misses that may wait for a render thread; more get 503 (default 256)") { config, value in
             integer(value, in: 1...1_000_000).map { config.renderQueueLimit = $0 }.failure("must be an integer from 1 to 1000000")
         },
+        CommandLineOption(flag: "--max-connections", environment: "PAGEDOTS_MAX_CONNECTIONS", valueName: "N",
+                          help: "open client connections at most; one more is answered 503 and closed (default 10000)") { config, value in
+            integer(value, in: 1...1_000_000).map { config.server.maxConnections = $0 }.failure("must be an integer from 1 to 1000000")
+        },
         CommandLineOption(flag: "--header-timeout", environment: "PAGEDOTS_HEADER_TIMEOUT", valueName: "SECONDS",
                           help: "deadline for a request head from its first byte; then 408 (default 10)") { config, value in
             seconds(value).map { config.server.headerTimeout = $0 }.failure("must be a number of seconds above 0, like 2.5")
@@ -48,6 +52,12 @@ public struct CommandLineOption: Sendable {
         CommandLineOption(flag: "--drain-timeout", environment: "PAGEDOTS_DRAIN_TIMEOUT", valueName: "SECONDS",
                           help: "on SIGTERM/SIGINT, wait this long for requests in flight (default 10)") { config, value in
             seconds(value).map { config.server.drainTimeout = $0 }.failure("must be a number of seconds above 0, like 2.5")
+        },
+        CommandLineOption(flag: "--access-log", environment: "PAGEDOTS_ACCESS_LOG", valueName: "FORMAT",
+                          help: "one line per response on standard output: combined, json or off (default combined)") { config, value in
+            guard let format = AccessLogFormat(rawValue: value.lowercased()) else { return "must be combined, json or off" }
+            config.accessLog = format
+            return nil
         },
         CommandLineOption(flag: "--signing-key", environment: "PAGEDOTS_SIGNING_KEY", valueName: "KEY",
                           help: "require image URLs signed with this key (HMAC-SHA256; see pagedots sign; default: none)") { config, value in

@@ -15,9 +15,17 @@ public final class PagedotsService: HTTPHandler {
     /// The observer to give the server, so that `/metrics` sees every response.
     public var observer: any HTTPServerObserver { metrics }
 
-    public init(configuration: ServiceConfiguration) {
+    public convenience init(configuration: ServiceConfiguration) {
+        self.init(
+            configuration: configuration,
+            renderPool: RenderPool(threads: configuration.renderThreads, queueLimit: configuration.renderQueueLimit)
+        )
+    }
+
+    /// A service drawing on `renderPool` (tests hold its threads to fill its queue).
+    init(configuration: ServiceConfiguration, renderPool: RenderPool) {
         cache = ImageCache(capacity: configuration.cacheBytes)
-        renderPool = RenderPool(threads: configuration.renderThreads, queueLimit: configuration.renderQueueLimit)
+        self.renderPool = renderPool
         metrics = Metrics(version: configuration.version)
         signer = configuration.signer
         fixedResponses = [

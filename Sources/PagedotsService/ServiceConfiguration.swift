@@ -13,6 +13,8 @@ public struct ServiceConfiguration: Sendable {
     public var renderQueueLimit: Int = 256
     /// When set, image URLs must be signed with this key (SPEC.md "Signed URLs"). Default: none.
     public var signer: URLSigner?
+    /// One line per response on standard output, and in which format. Default `combined`.
+    public var accessLog: AccessLogFormat = .combined
     /// The version reported by `pagedots_build_info`.
     public var version: String = pagedotsVersion
 

@@ -19,7 +19,9 @@ enum ServeCommand {
         signal(SIGPIPE, SIG_IGN)
 
         let service = PagedotsService(configuration: configuration)
-        let server = HTTPServer(configuration: configuration.server, handler: service, observer: service.observer)
+        let log = AccessLog(format: configuration.accessLog)
+        let observer = ObserverGroup([service.observer, log])
+        let server = HTTPServer(configuration: configuration.server, handler: service, observer: observer)
         do {
             try server.start()
         } catch {
@@ -32,9 +34,12 @@ enum ServeCommand {
             sigwait(&set, &received)
             server.shutdown()
         }
+        log.startFlushing()
         writeError("pagedots \(pagedotsVersion) listening on http://\(configuration.server.host):\(server.port) "
             + "(\(configuration.server.eventLoops) threads, cache \(configuration.cacheBytes >> 20) MiB)\n")
         server.wait()
+        // The drain is over: every response has been logged; write the last lines.
+        log.flush()
         return 0
     }
 }

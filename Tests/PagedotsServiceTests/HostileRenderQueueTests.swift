@@ -1,0 +1,87 @@
+@testable import HTTPServer
+@testable import PagedotsService
+import Synchronization
+import Testing
+
+/// What the service answered, by request, as responders deliver it (from any thread).
+private final class Answers: Sendable {
+    private let statuses = Mutex<[String: [Int]]>([:])
+    private let heads = Mutex<[String: String]>([:])
+    private let delivered = Semaphore()
+
+    /// A responder that records its answer under `name`.
+    func responder(_ name: String) -> HTTPResponder {
+        HTTPResponder { [self] response, _ in
+            statuses.withLock { $0[name, default: []].append(response.status) }
+            heads.withLock { $0[name] = String(decoding: response.head, as: UTF8.self) }
+            delivered.signal()
+        }
+    }
+
+    func statuses(_ name: String) -> [Int] { statuses.withLock { $0[name] ?? [] } }
+
+    func head(_ name: String) -> String { heads.withLock { $0[name] ?? "" } }
+
+    /// Blocks until `count` more answers have arrived.
+    func waitFor(_ count: Int) {
+        for _ in 0..<count { delivered.wait() }
+    }
+}
+
+private func imageRequest(_ query: String) -> HTTPRequest {
+    HTTPRequest(method: .get, version: .http1_1, path: "/indicator", query: query, headers: [HTTPHeaderField("Host", "test")])
+}
+
+/// SPEC.md "Cache" and issue 6 item 3: a bounded render queue. The render
+/// thread is held by a job the test controls, so "the renderer is saturated"
+/// is a fact, not a race.
+@Suite struct HostileRenderQueueTests {
+    @Test("With the render thread busy and the queue full, a new miss is 503 at once; hits and joins are still served")
+    func fullQueueRefusesMissesAndServesHits() {
+        let pool = RenderPool(threads: 1, queueLimit: 1)
+        let service = PagedotsService(configuration: ServiceConfiguration(), renderPool: pool)
+        let answers = Answers()
+
+        // An image in the cache before the renderer is saturated.
+        service.handle(imageRequest("pages=3"), responder: answers.responder("cached"))
+        answers.waitFor(1)
+        #expect(answers.statuses("cached") == [200])
+
+        // Hold the only render thread.
+        let started = Semaphore()
+        let release = Semaphore()
+        #expect(pool.submit { _ in
+            started.signal()
+            release.wait()
+        })
+        started.wait()
+
+        // One miss fills the queue (limit 1); a second request for it joins the render.
+        service.handle(imageRequest("pages=4"), responder: answers.responder("queued"))
+        service.handle(imageRequest("pages=4&utm_source=mail"), responder: answers.responder("joined"))
+        #expect(pool.queueDepth == 1)
+        #expect(answers.statuses("queued").isEmpty && answers.statuses("joined").isEmpty)
+
+        // Another miss is refused before `handle` returns: no queue grows.
+        service.handle(imageRequest("pages=5"), responder: answers.responder("refused"))
+        #expect(answers.statuses("refused") == [503])
+        #expect(answers.head("refused").contains("\r\nRetry-After: 1\r\n"))
+        #expect(answers.head("refused").contains("\r\nCache-Control: no-store\r\n"))
+        #expect(pool.queueDepth == 1)
+
+        // A hit is answered at once while the renderer is saturated.
+        service.handle(imageRequest("current=0&pages=3"), responder: answers.responder("hit"))
+        #expect(answers.statuses("hit") == [200])
+
+        // Released, the queued render answers both of its requests.
+        release.signal()
+        answers.waitFor(4)
+        #expect(answers.statuses("queued") == [200])
+        #expect(answers.statuses("joined") == [200])
+
+        // The refused image was not half-registered: asked again, it is drawn.
+        service.handle(imageRequest("pages=5"), responder: answers.responder("refused"))
+        answers.waitFor(1)
+        #expect(answers.statuses("refused") == [503, 200])
+    }
+}

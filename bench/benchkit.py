@@ -1,0 +1,132 @@
+"""What bench/slowloris, bench/memory and bench/drain share: the release
+binary started on a loopback port, its memory and metrics, and wrk."""
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BINARY = os.path.join(ROOT, ".build", "release", "pagedots")
+
+
+def build_release():
+    """Builds the release binary (quietly unless it fails)."""
+    result = subprocess.run(["swift", "build", "-c", "release", "--product", "pagedots"],
+                            cwd=ROOT, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit("build failed:\n" + result.stdout + result.stderr)
+
+
+def require(tool, package):
+    if shutil.which(tool) is None:
+        sys.exit(f"{tool} is needed: apt-get install {package}")
+
+
+class Server:
+    """`pagedots serve` on 127.0.0.1 and a free port, killed after `limit` seconds at the latest."""
+
+    def __init__(self, *arguments, limit=600):
+        self.process = subprocess.Popen(
+            ["timeout", "-s", "KILL", str(limit), BINARY, "serve", "--host", "127.0.0.1", "--port", "0", *arguments],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        line = self.process.stderr.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+        if not match:
+            self.process.kill()
+            sys.exit("pagedots did not start: " + line)
+        self.port = int(match.group(1))
+        self.pid = self.server_pid()
+
+    def server_pid(self):
+        """The pid of pagedots itself (the child of `timeout`)."""
+        for _ in range(100):
+            children = subprocess.run(["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True).stdout.split()
+            if children:
+                return int(children[0])
+            time.sleep(0.01)
+        sys.exit("cannot find the pagedots process")
+
+    def url(self, path):
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def memory(self):
+        """VmRSS and VmHWM (peak RSS) in KiB, from /proc."""
+        values = {}
+        with open(f"/proc/{self.pid}/status") as status:
+            for line in status:
+                name, _, rest = line.partition(":")
+                if name in ("VmRSS", "VmHWM"):
+                    values[name] = int(rest.split()[0])
+        return values
+
+    def metrics(self):
+        """/metrics samples by name (labels included in the name)."""
+        import urllib.request
+        with urllib.request.urlopen(self.url("/metrics"), timeout=10) as response:
+            text = response.read().decode()
+        samples = {}
+        for line in text.splitlines():
+            if line and not line.startswith("#"):
+                name, _, value = line.rpartition(" ")
+                samples[name] = float(value)
+        return samples
+
+    def signal(self, number=signal.SIGTERM):
+        os.kill(self.pid, number)
+
+    def wait(self):
+        """Waits for the exit; returns the exit status."""
+        self.process.wait()
+        return self.process.returncode
+
+    def errors(self):
+        """What the server wrote to stderr after its first line (after it exited)."""
+        return self.process.stderr.read()
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.signal()
+            self.wait()
+
+
+def wrk(url, connections, seconds, threads=2, script=None, script_arguments=(), until=None):
+    """Runs wrk under nice for `seconds`, or until `until()` (polled 5 times a
+    second) is true, when it is interrupted as Ctrl-C would (wrk then reports
+    as usual); returns requests, requests/s, latency percentiles (ms) and errors."""
+    command = ["nice", "-n", "5", "wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s", "--latency"]
+    if script:
+        command += ["-s", script]
+    command.append(url)
+    if script_arguments:
+        command += ["--", *map(str, script_arguments)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    deadline = time.monotonic() + seconds + 60
+    while process.poll() is None and until is not None and time.monotonic() < deadline:
+        if until():
+            process.send_signal(signal.SIGINT)
+            break
+        time.sleep(0.2)
+    output = process.communicate(timeout=max(1, deadline - time.monotonic()))[0]
+    result = {"output": output}
+    match = re.search(r"(\d+) requests in", output)
+    result["requests"] = int(match.group(1)) if match else 0
+    match = re.search(r"Requests/sec:\s+([\d.]+)", output)
+    result["rate"] = float(match.group(1)) if match else 0.0
+    for percentile in ("50", "99"):
+        match = re.search(rf"\s{percentile}%\s+([\d.]+)(us|ms|s)\b", output)
+        if match:
+            factor = {"us": 0.001, "ms": 1.0, "s": 1000.0}[match.group(2)]
+            result["p" + percentile] = float(match.group(1)) * factor
+    match = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    result["non2xx"] = int(match.group(1)) if match else 0
+    match = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
+    result["socket_errors"] = sum(map(int, match.groups())) if match else 0
+    return result
+
+
+def mib(kib):
+    return kib / 1024.0

@@ -1,0 +1,158 @@
+// libFuzzer harness for the HTTP/1.1 request side: compiled together with
+// Sources/HTTPServer/*.swift as one module (see scripts/fuzz), so it reaches
+// the internal `RequestHeadParser`, `BodyDiscarder` and `HTTPConnection`.
+//
+// Input: byte 0 chooses how the client's bytes are split into reads; the rest
+// are the bytes a client sends on one connection. The harness checks:
+//  1. the head parser gives the same answer fed all at once and byte by byte;
+//  2. a head it accepts is well formed (no control bytes or spaces reach the
+//     handler in the path, query or header values);
+//  3. the connection state machine, fed in chunks with a fake clock and a
+//     handler that answers at once, settles, never dispatches a request after
+//     a protocol error, and writes only whole responses.
+
+/// Small limits, so that the fuzzer reaches them with short inputs.
+private let fuzzLimits = RequestHeadParser.Limits(maxRequestLineBytes: 256, maxHeaderBytes: 512, maxHeaderLines: 8)
+
+private func fuzzSettings() -> ConnectionSettings {
+    var configuration = HTTPServerConfiguration()
+    configuration.maxRequestLineBytes = fuzzLimits.maxRequestLineBytes
+    configuration.maxHeaderBytes = fuzzLimits.maxHeaderBytes
+    configuration.maxHeaderLines = fuzzLimits.maxHeaderLines
+    configuration.maxBodyBytes = 128
+    var settings = ConnectionSettings(configuration, keepsAccessRecords: true)
+    settings.maxBufferedOutputBytes = 256
+    return settings
+}
+
+/// What a parse came to, in a form that can be compared.
+private enum Outcome: Equatable {
+    case incomplete
+    case invalid(HTTPProtocolError)
+    case complete(length: Int, method: String, path: String, query: String, framing: BodyFraming, keepAlive: Bool, fields: [UInt8])
+
+    /// Whether both are the same kind of answer. Two refusals of one input may
+    /// name different rules (a line that is both too long and badly ended is
+    /// refused for whichever the parser sees first), but an accepted head must
+    /// be accepted, and be the same head, however its bytes arrive.
+    func agrees(with other: Outcome) -> Bool {
+        switch (self, other) {
+        case (.invalid, .invalid): true
+        default: self == other
+        }
+    }
+}
+
+private func outcome(_ result: RequestHeadParser.Result) -> Outcome {
+    switch result {
+    case .incomplete: return .incomplete
+    case .invalid(let error): return .invalid(error)
+    case .complete(let head):
+        return .complete(
+            length: head.length, method: head.request.method.name, path: head.request.path,
+            query: head.request.query, framing: head.framing, keepAlive: head.keepAlive,
+            fields: head.request.fieldBytes
+        )
+    }
+}
+
+private func parseAtOnce(_ bytes: [UInt8]) -> RequestHeadParser.Result {
+    var parser = RequestHeadParser(limits: fuzzLimits)
+    return bytes.withUnsafeBufferPointer { parser.parse($0) }
+}
+
+private func parseByteByByte(_ bytes: [UInt8]) -> RequestHeadParser.Result {
+    var parser = RequestHeadParser(limits: fuzzLimits)
+    for end in 1...max(1, bytes.count) where end <= bytes.count {
+        let result = bytes.withUnsafeBufferPointer { parser.parse(UnsafeBufferPointer(rebasing: $0[..<end])) }
+        if case .incomplete = result { continue }
+        return result
+    }
+    return .incomplete
+}
+
+/// Bytes that must never reach a handler inside a path, query or header value.
+private func isForbidden(_ byte: UInt8) -> Bool {
+    byte < 0x20 && byte != 0x09 || byte == 0x7F
+}
+
+private func checkHead(_ head: ParsedHead) {
+    let request = head.request
+    precondition(request.path.hasPrefix("/") || request.path == "*", "accepted target: \(request.path)")
+    for byte in Array(request.path.utf8) + Array(request.query.utf8) {
+        precondition(!isForbidden(byte) && byte != 0x20, "control byte or space in the target")
+    }
+    for field in request.headers {
+        precondition(!field.name.isEmpty && !field.name.utf8.contains(where: { isForbidden($0) || $0 == 0x20 || $0 == 0x3A }), "bad field name")
+        precondition(!field.value.utf8.contains(where: isForbidden), "control byte in a field value")
+    }
+    if case .length(let length) = head.framing { precondition(length > 0, "empty length framing") }
+}
+
+/// Feeds `bytes` to one connection in reads of the sizes `split` chooses and checks what it writes.
+private func driveConnection(_ bytes: [UInt8], split: UInt8) {
+    let dateLine = Array("Date: Sun, 06 Nov 1994 08:49:37 GMT\r\n".utf8)
+    var seconds: UInt64 = 0
+    var moment: Moment { Moment(time: MonotonicTime(nanoseconds: seconds * 1_000_000_000), dateLine: dateLine) }
+    var machine = HTTPConnection(settings: fuzzSettings(), now: moment.time)
+    let answer = PreparedResponse(HTTPResponse(status: 200, headers: [HTTPHeaderField("Content-Type", "text/plain")], body: Array("ok".utf8), label: 1))
+    let chunk = Int(split % 16) + 1
+    let writeChunk = Int(split / 16) * 7 + 1
+    var offset = 0
+    var written: [UInt8] = []
+    var refused = false
+    var steps = 0
+    var closed = false
+    while !closed {
+        steps += 1
+        precondition(steps < 1_000_000, "the connection never settled")
+        switch machine.nextAction(at: moment, canRead: true, canWrite: true) {
+        case .dispatch(let request, let sequence):
+            precondition(!refused, "a request was dispatched after a protocol error")
+            precondition(request.path.hasPrefix("/") || request.path == "*")
+            machine.responseReady(sequence: sequence, answer, extraHeaders: [], at: moment)
+        case .read:
+            if offset < bytes.count {
+                let end = min(bytes.count, offset + chunk)
+                bytes.withUnsafeBytes { machine.received(UnsafeRawBufferPointer(rebasing: $0[offset..<end]), now: moment.time) }
+                offset = end
+            } else {
+                machine.receivedEndOfInput()
+            }
+        case .send:
+            let count = machine.withPendingOutput { pending in
+                let count = min(pending.count, writeChunk)
+                written.append(contentsOf: pending[..<count])
+                return count
+            }
+            machine.wrote(count, now: moment.time)
+            while let response = machine.takeCompletedResponse() {
+                if response.problem != nil { refused = true }
+                precondition((response.problem == nil) == (response.label == 1), "a server-made response is labelled as the handler's")
+            }
+        case .shutdownOutput:
+            break
+        case .close:
+            closed = true
+        case .wait:
+            // Nothing to read or write: only the clock can move it on.
+            guard let timer = machine.timer else { preconditionFailure("a connection waits with nothing to wait for") }
+            seconds = max(seconds, timer.deadline.nanoseconds / 1_000_000_000 + 1)
+            machine.timerFired(at: moment)
+        }
+    }
+    precondition(written.isEmpty || written.starts(with: "HTTP/1.1 ".utf8), "output does not start with a status line")
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzHTTPRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    guard size > 0 else { return 0 }
+    let split = data[0]
+    let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
+    let whole = parseAtOnce(bytes)
+    let trickled = parseByteByByte(bytes)
+    precondition(outcome(whole).agrees(with: outcome(trickled)), "parse differs: \(outcome(whole)) vs \(outcome(trickled))")
+    if case .complete(let head) = whole { checkHead(head) }
+    driveConnection(bytes, split: split)
+    return 0
+}

@@ -1,0 +1,62 @@
+// libFuzzer harness for the image URL parser: compiled together with
+// Sources/PagedotsCore/*.swift as one module (see scripts/fuzz).
+//
+// Input: a path, a newline, a query (without `?`); no newline: the whole
+// input is the query of `/indicator`. The harness checks that parsing never
+// traps, gives the same answer twice, and that an accepted request can be
+// laid out (the drawing the renderer would get) within the image limits, and
+// has a cache key that the same request always gets.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzQuery(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    let (path, query): (Substring, Substring) = text.firstIndex(of: "\n").map {
+        (text[..<$0], text[text.index(after: $0)...])
+    } ?? ("/indicator", text[...])
+    let first: Result<IndicatorRequest, ParameterError>
+    do throws(ParameterError) {
+        guard let options = try IndicatorQuery.pathOptions(forPath: path) else { return 0 }
+        first = .success(try IndicatorQuery.parse(query: query, options: options))
+    } catch {
+        precondition(!error.description.contains("\n"), "a 400's reason must be one line")
+        return 0
+    }
+    guard case .success(let request) = first else { return 0 }
+    let options = (try? IndicatorQuery.pathOptions(forPath: path)).flatMap { $0 } ?? PathOptions()
+    let again = try? IndicatorQuery.parse(query: query, options: options)
+    precondition(again == request, "parsing is not deterministic")
+    precondition(request.spec.cacheKey == again?.spec.cacheKey, "cache key differs")
+    let drawing = IndicatorLayout.drawing(for: request.spec)
+    let side = Double(ImageLimits.maxSide)
+    precondition(drawing.size.width > 0 && drawing.size.width <= side && drawing.size.height > 0 && drawing.size.height <= side,
+                 "canvas \(drawing.size) outside the limits")
+    drawing.items.forEach(checkFinite)
+    return 0
+}
+
+/// Every coordinate the renderer would get is a finite number.
+private func checkFinite(_ item: DrawItem) {
+    func check(_ path: Path) {
+        for element in path.elements {
+            switch element {
+            case .move(let point), .line(let point):
+                precondition(point.x.isFinite && point.y.isFinite, "non-finite point")
+            case .curve(let a, let b, let c):
+                precondition([a.x, a.y, b.x, b.y, c.x, c.y].allSatisfy(\.isFinite), "non-finite curve")
+            case .close:
+                break
+            }
+        }
+    }
+    switch item {
+    case .fill(let path, _): check(path)
+    case .stroke(let path, let width, _):
+        check(path)
+        precondition(width.isFinite && width > 0, "bad line width")
+    case .clipped(let path, let items):
+        check(path)
+        items.forEach(checkFinite)
+    case .text(let run):
+        precondition([run.box.x, run.box.y, run.box.width, run.box.height, run.fontSize].allSatisfy(\.isFinite), "non-finite text box")
+    }
+}
