@@ -1,0 +1,24 @@
+-- miss.lua -- wrk script for bench/miss: every request a URL pagedots has
+-- not drawn yet, so that every request is a cache miss and a render.
+--
+-- The URLs are the typical image of bench/http (5 dots, scale 2) with the
+-- current page set to the wrk thread's number and the colour counted up
+-- from a per-run start: unique across threads (at most 5) and across the
+-- 16.7 million colours of a thread.  Pass a start with `-- START` so that
+-- runs against one server never repeat a URL (bench/miss does).
+local threads = 0
+
+function setup(thread)
+  thread:set("id", threads)
+  threads = threads + 1
+end
+
+function init(args)
+  count = tonumber(args[1] or "0")
+  if id > 4 then error("miss.lua makes unique URLs for at most 5 wrk threads") end
+end
+
+function request()
+  count = count + 1
+  return wrk.format(nil, string.format("/indicator?pages=5&current=%d&scale=2&color=%06x", id, count % 0x1000000))
+end
