@@ -28,9 +28,6 @@ final class RenderPool: Sendable {
         }
     }
 
-    /// The nice value of render threads (the loops keep 0).
-    static let niceness: Int32 = 5
-
     private let queue = Mutex(Queue())
     private let limit: Int
     private let available: Semaphore
@@ -59,10 +56,6 @@ final class RenderPool: Sendable {
     }
 
     private func work() -> Never {
-        // Below the event loops: a loop woken with a hit to answer gets the core
-        // at once instead of waiting out a render's time slice. (On Linux the
-        // nice value is per thread, and `who` 0 names the calling thread.)
-        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, RenderPool.niceness)
         let maker = ImageMaker()
         while true {
             available.wait()
