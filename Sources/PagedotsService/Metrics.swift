@@ -60,7 +60,7 @@ final class Metrics: HTTPServerObserver {
         text.sample("pagedots_cache_hits_total", "counter", "Image requests answered from the cache.", cacheHits.load(ordering: .relaxed))
         text.sample("pagedots_cache_misses_total", "counter", "Image requests not answered from the cache.", cacheMisses.load(ordering: .relaxed))
         text.sample("pagedots_cache_evictions_total", "counter", "Cache entries dropped to stay under the budget.", cache.evictions)
-        text.sample("pagedots_cache_bytes", "gauge", "Bytes held by the cache (responses and keys).", cache.bytes)
+        text.sample("pagedots_cache_bytes", "gauge", "Bytes held by the cache (responses, keys and the URLs that lead to them).", cache.bytes)
         text.sample("pagedots_cache_entries", "gauge", "Images held by the cache.", cache.entries)
         text.sample("pagedots_render_queue_depth", "gauge", "Cache misses waiting for a render thread.", renderQueueDepth)
         text.sample("pagedots_open_connections", "gauge", "Client connections open now.", openConnections.load(ordering: .relaxed))
