@@ -22,12 +22,16 @@ public final class PreparedResponse: Sendable {
         let hasBody = PreparedResponse.allowsBody(status: response.status)
         var head: [UInt8] = []
         head.reserveCapacity(64 + response.headers.count * 40)
-        head.append(contentsOf: "HTTP/1.1 \(response.status) \(PreparedResponse.reasonPhrase(for: response.status))\r\n".utf8)
+        head.append(contentsOf: "HTTP/1.1 ".utf8)
+        head.append(contentsOf: String(response.status).utf8)
+        head.append(ASCII.space)
+        head.append(contentsOf: PreparedResponse.reasonPhrase(for: response.status).utf8)
+        head.append(contentsOf: "\r\n".utf8)
         for field in response.headers where !PreparedResponse.isServerOwned(field.name) {
             head.appendHeaderLine(field)
         }
         if hasBody {
-            head.append(contentsOf: "Content-Length: \(response.body.count)\r\n".utf8)
+            head.appendHeaderLine(HTTPHeaderField("Content-Length", String(response.body.count)))
         }
         self.head = head
         body = hasBody ? response.body : []
@@ -39,10 +43,11 @@ public final class PreparedResponse: Sendable {
         !(100...199).contains(status) && status != 204 && status != 304
     }
 
+    /// The headers the server writes itself, lowercase.
+    private static let serverOwnedNames = ["content-length", "date", "connection", "transfer-encoding", "keep-alive"]
+
     private static func isServerOwned(_ name: String) -> Bool {
-        ["content-length", "date", "connection", "transfer-encoding", "keep-alive"].contains {
-            ASCII.equalsIgnoringCase(name.utf8, $0.utf8)
-        }
+        serverOwnedNames.contains { ASCII.equalsIgnoringCase(name.utf8, $0.utf8) }
     }
 
     /// The standard reason phrase (RFC 9110 §15), or empty for an unknown status.
@@ -130,14 +135,20 @@ extension ByteBuffer {
 extension [UInt8] {
     /// Appends `Name: value\r\n`, with CR, LF and NUL turned into spaces.
     mutating func appendHeaderLine(_ field: HTTPHeaderField) {
-        func safe(_ byte: UInt8) -> UInt8 {
-            byte == ASCII.cr || byte == ASCII.lf || byte == 0 ? ASCII.space : byte
-        }
-        append(contentsOf: field.name.utf8.lazy.map(safe))
+        appendNeutralized(field.name.utf8)
         append(ASCII.colon)
         append(ASCII.space)
-        append(contentsOf: field.value.utf8.lazy.map(safe))
+        appendNeutralized(field.value.utf8)
         append(ASCII.cr)
         append(ASCII.lf)
+    }
+
+    /// Appends `text` whole (one copy), then turns CR, LF and NUL in what was appended into spaces.
+    private mutating func appendNeutralized(_ text: String.UTF8View) {
+        let start = count
+        append(contentsOf: text)
+        for index in start..<count where self[index] == ASCII.cr || self[index] == ASCII.lf || self[index] == 0 {
+            self[index] = ASCII.space
+        }
     }
 }

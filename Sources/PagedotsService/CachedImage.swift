@@ -12,7 +12,10 @@ final class CachedImage: Sendable {
     /// Bytes this entry holds in memory: both responses as stored, plus
     /// `heapOverhead`. What the cache budget counts, so that `--cache-mb`
     /// bounds the process's memory and not only the bytes it could send.
-    var byteCount: Int { ok.byteCount + notModified.byteCount + Self.heapOverhead }
+    var byteCount: Int { responseBytes + Self.heapOverhead }
+
+    /// Both responses as stored, head and body: what `pagedots_cache_bytes` shows.
+    var responseBytes: Int { ok.byteCount + notModified.byteCount }
 
     /// Heap an entry takes beyond its response bytes and key: this object,
     /// the tag, two response objects, three buffer headers, allocator

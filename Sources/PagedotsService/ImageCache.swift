@@ -1,14 +1,39 @@
+import HTTPServer
 import Synchronization
 
-/// The in-memory LRU of drawn images, keyed by `IndicatorSpec.cacheKey`,
-/// bounded in bytes, with concurrent misses for one key drawn once: the first
-/// asks to render, the others wait for it. Safe from any thread.
+/// The in-memory LRU of drawn images, bounded in bytes, in two levels:
+///
+/// - images, keyed by `IndicatorSpec.cacheKey` (the normalised parameters),
+///   with concurrent misses for one key drawn once: the first asks to render,
+///   the others wait for it;
+/// - in front of them, the URLs (path and query exactly as sent) that were
+///   answered with each image, with the headers that belong to the URL, so
+///   that a URL seen before is answered without parsing its parameters or
+///   building its key.
+///
+/// A URL stays only as long as its image, at most `maxURLsPerImage` of them
+/// per image (the oldest goes first), and its bytes count against the budget:
+/// URLs that differ only in unknown parameters cannot grow the cache, nor keep
+/// an evicted image alive. Safe from any thread.
 final class ImageCache: Sendable {
     /// Told the outcome of a render it waited for: the image, or nil when the
     /// render could not be done (e.g. the render queue was full).
     typealias Waiter = @Sendable (CachedImage?) -> Void
 
-    /// What a lookup found.
+    /// An image URL as sent: path and query, still percent-encoded.
+    struct URLKey: Hashable, Sendable {
+        var path: String
+        var query: String
+    }
+
+    /// What a URL is answered with: the image, and headers of that URL's own
+    /// (`X-Ignored-Parameters`).
+    struct Answer: Sendable {
+        var image: CachedImage
+        var extraHeaders: [HTTPHeaderField]
+    }
+
+    /// What a lookup by key found.
     enum Lookup {
         case hit(CachedImage)
         /// Another request is drawing this image; the waiter will be told.
@@ -19,32 +44,101 @@ final class ImageCache: Sendable {
 
     /// Sizes and counts, for metrics.
     struct Usage: Sendable {
+        /// What counts against the budget: responses, keys, URLs, overhead.
         var bytes = 0
+        /// The stored responses alone (body and headers).
+        var storedBytes = 0
         var entries = 0
         var evictions = 0
     }
 
+    /// URLs remembered per image; a ninth replaces the oldest.
+    static let maxURLsPerImage = 8
+
+    private struct Entry {
+        var image: CachedImage
+        /// The URLs that lead here, oldest first.
+        var urls: [URLKey] = []
+    }
+
+    /// A URL's way to its image: the image's slot in the LRU, and its answer.
+    private struct Shortcut {
+        var slot: LRUIndex<String, Entry>.Slot
+        var answer: Answer
+        /// Bytes this URL adds to the cache.
+        var cost: Int
+    }
+
     private struct State {
-        var images = LRUIndex<String, CachedImage>()
+        var images = LRUIndex<String, Entry>()
+        /// Each URL's entry is in `images`, and lists the URL.
+        var shortcuts: [URLKey: Shortcut] = [:]
         var waiters: [String: [Waiter]] = [:]
         var usage = Usage()
+
+        /// Makes `url` lead to the image in `slot`.
+        mutating func remember(_ url: URLKey, extraHeaders: [HTTPHeaderField], slot: LRUIndex<String, Entry>.Slot, capacity: Int) {
+            guard shortcuts[url] == nil, let image = images[slot]?.image else { return }
+            let cost = url.path.utf8.count + url.query.utf8.count
+                + extraHeaders.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+            let replaced = images.update(slot) { entry -> URLKey? in
+                entry.urls.append(url)
+                return entry.urls.count > ImageCache.maxURLsPerImage ? entry.urls.removeFirst() : nil
+            }
+            if let replaced = replaced ?? nil { forget(replaced) }
+            shortcuts[url] = Shortcut(slot: slot, answer: Answer(image: image, extraHeaders: extraHeaders), cost: cost)
+            usage.bytes += cost
+            evict(toFit: capacity)
+        }
+
+        /// Drops least recently used images, and their URLs, until the bytes fit.
+        mutating func evict(toFit capacity: Int) {
+            while usage.bytes > capacity, let (key, entry) = images.removeOldest() {
+                usage.bytes -= ImageCache.cost(key, entry.image)
+                usage.storedBytes -= entry.image.responseBytes
+                entry.urls.forEach { forget($0) }
+                usage.evictions += 1
+            }
+            usage.entries = images.count
+        }
+
+        private mutating func forget(_ url: URLKey) {
+            if let shortcut = shortcuts.removeValue(forKey: url) { usage.bytes -= shortcut.cost }
+        }
     }
 
     private let capacity: Int
     private let state = Mutex(State())
 
-    /// A cache that holds at most `capacity` bytes of entries (keys included).
+    /// A cache that holds at most `capacity` bytes: responses, keys and URLs.
     init(capacity: Int) {
         self.capacity = capacity
     }
 
     var usage: Usage { state.withLock { $0.usage } }
 
-    /// The image for `key` if cached; else joins or starts its render. When
-    /// the result is `.joined` (only then), `waiter` will be called.
-    func lookup(_ key: String, waiter: @escaping Waiter) -> Lookup {
+    /// The answer for a URL seen before whose image is still cached (which
+    /// becomes the most recently used); nil otherwise.
+    func answer(for url: URLKey) -> Answer? {
         state.withLock { state in
-            if let image = state.images.touch(key) { return .hit(image) }
+            guard let shortcut = state.shortcuts[url] else { return nil }
+            state.images.markUsed(shortcut.slot)
+            return shortcut.answer
+        }
+    }
+
+    /// The image for `key` if cached (and then `url` will lead to it, with
+    /// `extraHeaders`); else joins or starts its render. When the result is
+    /// `.joined` (only then), `waiter` will be called.
+    func lookup(
+        _ key: String, url: URLKey, extraHeaders: [HTTPHeaderField], waiter: @escaping Waiter
+    ) -> Lookup {
+        state.withLock { state in
+            if let slot = state.images.slot(of: key), let image = state.images[slot]?.image {
+                state.images.markUsed(slot)
+                state.remember(url, extraHeaders: extraHeaders, slot: slot, capacity: capacity)
+                return .hit(image)
+            }
             if state.waiters[key] != nil {
                 state.waiters[key]?.append(waiter)
                 return .joined
@@ -54,24 +148,19 @@ final class ImageCache: Sendable {
         }
     }
 
-    /// The image for `key` if cached, without joining a render.
-    func cached(_ key: String) -> CachedImage? {
-        state.withLock { $0.images.touch(key) }
-    }
-
     /// Stores a rendered image (evicting the least recently used to stay within
-    /// budget) and returns the requests that were waiting for it.
-    func fulfil(_ key: String, with image: CachedImage) -> [Waiter] {
+    /// budget), lets `url` lead to it, and returns the requests that were
+    /// waiting for it. An image larger than the whole budget is not kept.
+    func fulfil(_ key: String, with image: CachedImage, url: URLKey, extraHeaders: [HTTPHeaderField]) -> [Waiter] {
         let cost = Self.cost(key, image)
         return state.withLock { state in
-            if cost <= capacity {
-                state.images.insert(key, image)
+            if cost <= capacity, state.images.slot(of: key) == nil {
+                let slot = state.images.insert(key, Entry(image: image))
                 state.usage.bytes += cost
-                while state.usage.bytes > capacity, let evicted = state.images.removeOldest() {
-                    state.usage.bytes -= Self.cost(evicted.key, evicted.value)
-                    state.usage.evictions += 1
-                }
-                state.usage.entries = state.images.count
+                state.usage.storedBytes += image.responseBytes
+                // The new image is the most recent: it is evicted last, and it fits alone.
+                state.evict(toFit: capacity)
+                state.remember(url, extraHeaders: extraHeaders, slot: slot, capacity: capacity)
             }
             return state.waiters.removeValue(forKey: key) ?? []
         }

@@ -1,65 +1,96 @@
-/// A least-recently-used order over keys, with O(1) touch, insert and
+/// A least-recently-used order over keys, with O(1) lookup, use, insert and
 /// removal: a doubly linked list threaded through arrays, found by a dictionary.
+///
+/// Each entry lives in a numbered slot from its insertion to its removal, so
+/// that a caller can keep the slot and reach the entry again without hashing
+/// its key. A removed entry's value is released at once; its slot is reused
+/// by a later insertion.
 struct LRUIndex<Key: Hashable, Value> {
-    private struct Node {
+    /// Where an entry lives while it is in the index.
+    typealias Slot = Int
+
+    private struct Entry {
         var key: Key
         var value: Value
-        var older: Int
-        var newer: Int
     }
 
-    private var nodes: [Node] = []
-    private var slots: [Key: Int] = [:]
-    private var freeSlots: [Int] = []
-    private var newest = -1
-    private var oldest = -1
+    private struct Links {
+        var older: Slot
+        var newer: Slot
+    }
+
+    /// nil in free slots.
+    private var entries: [Entry?] = []
+    private var links: [Links] = []
+    private var slots: [Key: Slot] = [:]
+    private var freeSlots: [Slot] = []
+    private var newest: Slot = -1
+    private var oldest: Slot = -1
 
     var count: Int { slots.count }
 
-    /// The value for `key`, made the most recently used.
-    mutating func touch(_ key: Key) -> Value? {
-        guard let slot = slots[key] else { return nil }
-        unlink(slot)
-        linkAsNewest(slot)
-        return nodes[slot].value
+    /// The slot of `key`, if present.
+    func slot(of key: Key) -> Slot? {
+        slots[key]
     }
 
-    /// Adds `key` as the most recently used. The key must not be present.
-    mutating func insert(_ key: Key, _ value: Value) {
-        let node = Node(key: key, value: value, older: -1, newer: -1)
-        let slot: Int
+    /// The value in `slot`; nil if the slot holds no entry.
+    subscript(slot: Slot) -> Value? {
+        entries.indices.contains(slot) ? entries[slot]?.value : nil
+    }
+
+    /// Changes the value in `slot` in place; nil (and `body` not called) if the slot holds no entry.
+    mutating func update<Result>(_ slot: Slot, _ body: (inout Value) -> Result) -> Result? {
+        guard entries.indices.contains(slot), var entry = entries[slot] else { return nil }
+        entries[slot] = nil  // so that `entry` is the only reference and changes in place
+        defer { entries[slot] = entry }
+        return body(&entry.value)
+    }
+
+    /// Makes the entry in `slot` the most recently used.
+    mutating func markUsed(_ slot: Slot) {
+        guard slot != newest, entries.indices.contains(slot), entries[slot] != nil else { return }
+        unlink(slot)
+        linkAsNewest(slot)
+    }
+
+    /// Adds `key` as the most recently used and returns its slot. The key must not be present.
+    @discardableResult
+    mutating func insert(_ key: Key, _ value: Value) -> Slot {
+        let slot: Slot
         if let free = freeSlots.popLast() {
             slot = free
-            nodes[slot] = node
+            entries[slot] = Entry(key: key, value: value)
         } else {
-            slot = nodes.count
-            nodes.append(node)
+            slot = entries.count
+            entries.append(Entry(key: key, value: value))
+            links.append(Links(older: -1, newer: -1))
         }
         slots[key] = slot
         linkAsNewest(slot)
+        return slot
     }
 
     /// Removes and returns the least recently used entry.
     mutating func removeOldest() -> (key: Key, value: Value)? {
-        guard oldest >= 0 else { return nil }
+        guard oldest >= 0, let entry = entries[oldest] else { return nil }
         let slot = oldest
-        let node = nodes[slot]
         unlink(slot)
-        slots[node.key] = nil
+        entries[slot] = nil
+        slots[entry.key] = nil
         freeSlots.append(slot)
-        return (node.key, node.value)
+        return (entry.key, entry.value)
     }
 
-    private mutating func unlink(_ slot: Int) {
-        let node = nodes[slot]
-        if node.older >= 0 { nodes[node.older].newer = node.newer } else { oldest = node.newer }
-        if node.newer >= 0 { nodes[node.newer].older = node.older } else { newest = node.older }
+    private mutating func unlink(_ slot: Slot) {
+        let link = links[slot]
+        if link.older >= 0 { links[link.older].newer = link.newer } else { oldest = link.newer }
+        if link.newer >= 0 { links[link.newer].older = link.older } else { newest = link.older }
     }
 
-    private mutating func linkAsNewest(_ slot: Int) {
-        nodes[slot].older = newest
-        nodes[slot].newer = -1
-        if newest >= 0 { nodes[newest].newer = slot } else { oldest = slot }
+    private mutating func linkAsNewest(_ slot: Slot) {
+        links[slot] = Links(older: newest, newer: -1)
+        if newest >= 0 { links[newest].newer = slot } else { oldest = slot }
         newest = slot
     }
 }

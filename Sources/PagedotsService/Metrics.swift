@@ -2,10 +2,12 @@ import Glibc
 import HTTPServer
 import Synchronization
 
-/// The service's Prometheus metrics (SPEC.md "Metrics"). Counters are atomics,
-/// so recording is cheap from any thread; `exposition` writes the text format.
+/// The service's Prometheus metrics (SPEC.md "Metrics"). Every count is an
+/// atomic in a slot fixed in advance, so recording takes no lock and allocates
+/// nothing, from any thread; `exposition` writes the text format.
 final class Metrics: HTTPServerObserver {
-    private let requests = Mutex<[RequestKey: Int]>([:])
+    /// Responses by route and status: a counter per route and status 0...999.
+    private let requests = AtomicCounters(count: Route.allCases.count * Metrics.statusSlots)
     private let requestDuration = Histogram(bounds: Histogram.latencyBounds)
     private let renderDuration = Histogram(bounds: Histogram.latencyBounds)
     private let cacheHits = Atomic<Int>(0)
@@ -13,10 +15,8 @@ final class Metrics: HTTPServerObserver {
     private let openConnections = Atomic<Int>(0)
     private let version: String
 
-    private struct RequestKey: Hashable {
-        var route: Int
-        var status: Int
-    }
+    /// Statuses are three digits (RFC 9110 §15).
+    private static let statusSlots = 1000
 
     init(version: String) {
         self.version = version
@@ -29,7 +29,8 @@ final class Metrics: HTTPServerObserver {
     func connectionClosed() { openConnections.wrappingSubtract(1, ordering: .relaxed) }
 
     func responseSent(label: Int, status: Int, seconds: Double) {
-        requests.withLock { $0[RequestKey(route: label, status: status), default: 0] += 1 }
+        let route = Route(rawValue: label) ?? .other
+        requests.add(1, at: route.rawValue * Self.statusSlots + min(max(status, 0), Self.statusSlots - 1))
         requestDuration.observe(seconds)
     }
 
@@ -45,10 +46,12 @@ final class Metrics: HTTPServerObserver {
     func exposition(cache: ImageCache.Usage, renderQueueDepth: Int) -> String {
         var text = ""
         text.family("pagedots_requests_total", "counter", "Responses sent, by route and status.")
-        let counts = requests.withLock { $0 }.sorted { ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status) }
-        for (key, count) in counts {
-            let route = (Route(rawValue: key.route) ?? .other).name
-            text += "pagedots_requests_total{route=\"\(route)\",status=\"\(key.status)\"} \(count)\n"
+        for route in Route.allCases {
+            for status in 0..<Self.statusSlots {
+                let count = requests.load(at: route.rawValue * Self.statusSlots + status)
+                guard count > 0 else { continue }
+                text += "pagedots_requests_total{route=\"\(route.name)\",status=\"\(status)\"} \(count)\n"
+            }
         }
         text.family("pagedots_request_duration_seconds", "histogram", "From a request's last header byte to its last response byte.")
         requestDuration.write(name: "pagedots_request_duration_seconds", into: &text)
@@ -57,7 +60,9 @@ final class Metrics: HTTPServerObserver {
         text.sample("pagedots_cache_hits_total", "counter", "Image requests answered from the cache.", cacheHits.load(ordering: .relaxed))
         text.sample("pagedots_cache_misses_total", "counter", "Image requests not answered from the cache.", cacheMisses.load(ordering: .relaxed))
         text.sample("pagedots_cache_evictions_total", "counter", "Cache entries dropped to stay under the budget.", cache.evictions)
-        text.sample("pagedots_cache_bytes", "gauge", "Bytes held by the cache (responses, keys and per-entry overhead).", cache.bytes)
+        text.sample("pagedots_cache_bytes", "gauge", "Bytes of the responses the cache holds (body and headers).", cache.storedBytes)
+        text.sample("pagedots_cache_budget_used_bytes", "gauge",
+                    "Bytes counted against --cache-mb: responses, keys, URLs and a fixed per-entry overhead.", cache.bytes)
         text.sample("pagedots_cache_entries", "gauge", "Images held by the cache.", cache.entries)
         text.sample("pagedots_render_queue_depth", "gauge", "Cache misses waiting for a render thread.", renderQueueDepth)
         text.sample("pagedots_open_connections", "gauge", "Client connections open now.", openConnections.load(ordering: .relaxed))
@@ -67,36 +72,64 @@ final class Metrics: HTTPServerObserver {
     }
 }
 
-/// A Prometheus histogram with fixed bucket bounds, in seconds.
+/// A Prometheus histogram with fixed bucket bounds, in seconds: a counter per
+/// bucket and the sum in nanoseconds, all atomic. The count is the buckets'
+/// total (the last bucket takes what is above every bound), so the `+Inf`
+/// bucket always equals `_count`.
 final class Histogram: Sendable {
     /// From 100 µs to 10 s.
     static let latencyBounds = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
     private let bounds: [Double]
-    private let state: Mutex<(buckets: [Int], sum: Double, count: Int)>
+    private let buckets: AtomicCounters
+    private let sumNanoseconds = Atomic<Int>(0)
 
     init(bounds: [Double]) {
         self.bounds = bounds
-        state = Mutex((buckets: Array(repeating: 0, count: bounds.count), sum: 0, count: 0))
+        buckets = AtomicCounters(count: bounds.count + 1)
     }
 
     func observe(_ value: Double) {
-        let bucket = bounds.firstIndex { value <= $0 }
-        state.withLock { state in
-            if let bucket { state.buckets[bucket] += 1 }
-            state.sum += value
-            state.count += 1
-        }
+        buckets.add(1, at: bounds.firstIndex { value <= $0 } ?? bounds.count)
+        sumNanoseconds.wrappingAdd(Int(exactly: (value * 1e9).rounded()) ?? 0, ordering: .relaxed)
     }
 
     func write(name: String, into text: inout String) {
-        let (buckets, sum, count) = state.withLock { $0 }
         var cumulative = 0
-        for (bound, bucket) in zip(bounds, buckets) {
-            cumulative += bucket
+        for (index, bound) in bounds.enumerated() {
+            cumulative += buckets.load(at: index)
             text += "\(name)_bucket{le=\"\(bound)\"} \(cumulative)\n"
         }
-        text += "\(name)_bucket{le=\"+Inf\"} \(count)\n\(name)_sum \(sum)\n\(name)_count \(count)\n"
+        cumulative += buckets.load(at: bounds.count)
+        let sum = Double(sumNanoseconds.load(ordering: .relaxed)) / 1e9
+        text += "\(name)_bucket{le=\"+Inf\"} \(cumulative)\n\(name)_sum \(sum)\n\(name)_count \(cumulative)\n"
+    }
+}
+
+/// A fixed number of atomic counters, for metrics recorded from many threads.
+/// (`@unchecked`: the pointer never changes and every access is atomic.)
+final class AtomicCounters: @unchecked Sendable {
+    private let counters: UnsafeMutablePointer<Atomic<Int>>
+    private let count: Int
+
+    /// `count` counters at 0.
+    init(count: Int) {
+        self.count = count
+        counters = .allocate(capacity: count)
+        for index in 0..<count { (counters + index).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        counters.deinitialize(count: count)
+        counters.deallocate()
+    }
+
+    func add(_ value: Int, at index: Int) {
+        counters[index].wrappingAdd(value, ordering: .relaxed)
+    }
+
+    func load(at index: Int) -> Int {
+        counters[index].load(ordering: .relaxed)
     }
 }
 

@@ -37,6 +37,11 @@ public final class PagedotsService: HTTPHandler {
     }
 
     public func handle(_ request: HTTPRequest, responder: HTTPResponder) {
+        let url = ImageCache.URLKey(path: request.path, query: request.query)
+        if Self.isReadOnly(request.method), let answer = cache.answer(for: url) {
+            metrics.recordCacheHit()
+            return Self.send(answer, ifNoneMatch: request.header("If-None-Match"), responder: responder)
+        }
         if let route = Route(fixedPath: request.path) {
             guard Self.isReadOnly(request.method) else {
                 return responder.send(ServiceError.methodNotAllowed.response(route: route))
@@ -68,7 +73,7 @@ public final class PagedotsService: HTTPHandler {
             } catch {
                 throw ServiceError.badParameter(error)
             }
-            serveImage(parsed, ifNoneMatch: request.header("If-None-Match"), responder: responder)
+            serveImage(parsed, url: url, ifNoneMatch: request.header("If-None-Match"), responder: responder)
         } catch let error as ServiceError {
             responder.send(error.response(route: .indicator))
         } catch let error as ParameterError {
@@ -78,8 +83,10 @@ public final class PagedotsService: HTTPHandler {
         }
     }
 
-    /// Answers from the cache, or joins or starts the image's render.
-    private func serveImage(_ parsed: IndicatorRequest, ifNoneMatch: String?, responder: HTTPResponder) {
+    /// Answers a URL not seen before (or whose image has been evicted) from
+    /// the image cache, or joins or starts the image's render. Whichever way,
+    /// the cache then knows the URL, so that its next request skips parsing.
+    private func serveImage(_ parsed: IndicatorRequest, url: ImageCache.URLKey, ifNoneMatch: String?, responder: HTTPResponder) {
         let extraHeaders = parsed.ignoredParameters.isEmpty
             ? []
             : [HTTPHeaderField("X-Ignored-Parameters", parsed.ignoredParameters.joined(separator: ", "))]
@@ -87,11 +94,10 @@ public final class PagedotsService: HTTPHandler {
             guard let image else {
                 return responder.send(ServiceError.overloaded.response(route: .indicator))
             }
-            let matched = ifNoneMatch.map(image.isMatched(byIfNoneMatch:)) ?? false
-            responder.send(matched ? image.notModified : image.ok, extraHeaders: extraHeaders)
+            Self.send(ImageCache.Answer(image: image, extraHeaders: extraHeaders), ifNoneMatch: ifNoneMatch, responder: responder)
         }
         let key = parsed.spec.cacheKey
-        switch cache.lookup(key, waiter: answer) {
+        switch cache.lookup(key, url: url, extraHeaders: extraHeaders, waiter: answer) {
         case .hit(let image):
             metrics.recordCacheHit()
             answer(image)
@@ -104,7 +110,7 @@ public final class PagedotsService: HTTPHandler {
                 let start = monotonicSeconds()
                 let image = CachedImage(image: maker.makeImage(for: spec))
                 metrics.recordRender(seconds: monotonicSeconds() - start)
-                for waiter in cache.fulfil(key, with: image) { waiter(image) }
+                for waiter in cache.fulfil(key, with: image, url: url, extraHeaders: extraHeaders) { waiter(image) }
                 answer(image)
             }
             if !accepted {
@@ -112,6 +118,12 @@ public final class PagedotsService: HTTPHandler {
                 answer(nil)
             }
         }
+    }
+
+    /// Sends a cached image: `200`, or `304` when `If-None-Match` names it.
+    private static func send(_ answer: ImageCache.Answer, ifNoneMatch: String?, responder: HTTPResponder) {
+        let matched = ifNoneMatch.map(answer.image.isMatched(byIfNoneMatch:)) ?? false
+        responder.send(matched ? answer.image.notModified : answer.image.ok, extraHeaders: answer.extraHeaders)
     }
 
     private static func isReadOnly(_ method: HTTPMethod) -> Bool {

@@ -56,6 +56,21 @@ func benchmarkRendering(queries: [Substring], stopwatch: Stopwatch) {
     }
 }
 
+/// `render-mix QUERY…`: µs per image, as `render`, but each call draws the
+/// next query in turn, so that no two images in a row are the same (as for a
+/// server drawing only misses). One row: the mean over the queries.
+func benchmarkRenderingInTurn(queries: [Substring], stopwatch: Stopwatch) throws {
+    let maker = ImageMaker()
+    let specs = try queries.map(parseSpec)
+    var next = 0
+    let time = stopwatch.microsecondsPerCall {
+        next = (next + 1) % specs.count
+        return maker.makeImage(for: specs[next]).bytes.count
+    }
+    print("# us_per_image  queries_in_turn")
+    print(format(time), specs.count)
+}
+
 /// "WxH" from a PNG's IHDR.
 func pngSize(_ png: [UInt8]) -> String {
     guard png.count >= 24 else { return "?" }

@@ -11,38 +11,85 @@ import Testing
 
     static let noWaiter: ImageCache.Waiter = { _ in }
 
+    /// A URL for the tests: `/indicator?<query>`.
+    static func url(_ query: String) -> ImageCache.URLKey {
+        ImageCache.URLKey(path: "/indicator", query: query)
+    }
+
+    /// Bytes a URL adds: its path and query.
+    static func cost(_ url: ImageCache.URLKey) -> Int {
+        url.path.utf8.count + url.query.utf8.count
+    }
+
+    /// Looks `key` up for `url`; renders (fulfils with `image`) when asked to.
+    /// Returns whether it was a hit.
+    @discardableResult
+    static func request(
+        _ cache: ImageCache, _ key: String, url: ImageCache.URLKey, image: @autoclosure () -> CachedImage = image(100),
+        extraHeaders: [HTTPHeaderField] = []
+    ) -> Bool {
+        switch cache.lookup(key, url: url, extraHeaders: extraHeaders, waiter: noWaiter) {
+        case .hit: return true
+        case .joined: return false
+        case .mustRender:
+            _ = cache.fulfil(key, with: image(), url: url, extraHeaders: extraHeaders)
+            return false
+        }
+    }
+
     @Test func missThenHit() {
         let cache = ImageCache(capacity: 1 << 20)
-        guard case .mustRender = cache.lookup("a", waiter: Self.noWaiter) else {
+        let url = Self.url("pages=1")
+        guard case .mustRender = cache.lookup("a", url: url, extraHeaders: [], waiter: Self.noWaiter) else {
             Issue.record("first lookup must ask to render")
             return
         }
         let image = Self.image(10)
-        #expect(cache.fulfil("a", with: image).isEmpty)
-        guard case .hit(let found) = cache.lookup("a", waiter: Self.noWaiter) else {
+        #expect(cache.fulfil("a", with: image, url: url, extraHeaders: []).isEmpty)
+        guard case .hit(let found) = cache.lookup("a", url: Self.url("pages=01"), extraHeaders: [], waiter: Self.noWaiter) else {
             Issue.record("second lookup must hit")
             return
         }
         #expect(found === image)
         #expect(cache.usage.entries == 1)
-        #expect(cache.usage.bytes == image.byteCount + 1)
+        #expect(cache.usage.bytes == image.byteCount + 1 + Self.cost(url) + Self.cost(Self.url("pages=01")))
+    }
+
+    @Test func aURLAnsweredOnceIsAnsweredWithoutItsKey() {
+        let cache = ImageCache(capacity: 1 << 20)
+        let rendered = Self.url("pages=3&utm=x")
+        let ignored = [HTTPHeaderField("X-Ignored-Parameters", "utm")]
+        #expect(cache.answer(for: rendered) == nil)
+        Self.request(cache, "k", url: rendered, image: Self.image(10, tag: 1), extraHeaders: ignored)
+        let answer = cache.answer(for: rendered)
+        #expect(answer?.image.entityTag == Self.image(10, tag: 1).entityTag)
+        #expect(answer?.extraHeaders == ignored)
+
+        // Another spelling of the same image is not known until looked up by key,
+        // and then it keeps its own headers.
+        let respelled = Self.url("pages=03")
+        #expect(cache.answer(for: respelled) == nil)
+        #expect(Self.request(cache, "k", url: respelled))
+        #expect(cache.answer(for: respelled)?.image === answer?.image)
+        #expect(cache.answer(for: respelled)?.extraHeaders == [])
+        #expect(cache.answer(for: rendered)?.extraHeaders == ignored)
     }
 
     @Test func concurrentMissesJoinOneRender() {
         let cache = ImageCache(capacity: 1 << 20)
         let told = Mutex<[Bool]>([])
         let waiter: ImageCache.Waiter = { image in told.withLock { $0.append(image != nil) } }
-        guard case .mustRender = cache.lookup("a", waiter: waiter) else {
+        guard case .mustRender = cache.lookup("a", url: Self.url("1"), extraHeaders: [], waiter: waiter) else {
             Issue.record("first lookup must ask to render")
             return
         }
-        for _ in 0..<3 {
-            guard case .joined = cache.lookup("a", waiter: waiter) else {
+        for query in ["2", "3", "4"] {
+            guard case .joined = cache.lookup("a", url: Self.url(query), extraHeaders: [], waiter: waiter) else {
                 Issue.record("later lookups must join")
                 return
             }
         }
-        let waiters = cache.fulfil("a", with: Self.image(10))
+        let waiters = cache.fulfil("a", with: Self.image(10), url: Self.url("1"), extraHeaders: [])
         #expect(waiters.count == 3)
         for waiter in waiters { waiter(Self.image(1)) }
         #expect(told.withLock { $0 } == [true, true, true])
@@ -50,41 +97,93 @@ import Testing
 
     @Test func abandonedRenderReleasesWaitersAndCanBeRetried() {
         let cache = ImageCache(capacity: 1 << 20)
-        _ = cache.lookup("a", waiter: Self.noWaiter)
-        _ = cache.lookup("a", waiter: Self.noWaiter)
+        _ = cache.lookup("a", url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter)
+        _ = cache.lookup("a", url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter)
         #expect(cache.abandon("a").count == 1)
-        guard case .mustRender = cache.lookup("a", waiter: Self.noWaiter) else {
+        #expect(cache.answer(for: Self.url("1")) == nil)
+        guard case .mustRender = cache.lookup("a", url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter) else {
             Issue.record("after abandon, the next lookup renders again")
             return
         }
     }
 
     @Test func evictsLeastRecentlyUsedToStayInBudget() {
-        let one = Self.image(100)
-        let capacity = 3 * (one.byteCount + 1)
-        let cache = ImageCache(capacity: capacity)
+        let url = Self.url("x")
+        let one = Self.image(100).byteCount + 1 + Self.cost(url)
+        let cache = ImageCache(capacity: 3 * one)
         for key in ["a", "b", "c"] {
-            _ = cache.lookup(key, waiter: Self.noWaiter)
-            _ = cache.fulfil(key, with: Self.image(100))
+            Self.request(cache, key, url: Self.url(key))
         }
-        #expect(cache.cached("a") != nil)  // a is now the most recently used
-        _ = cache.lookup("d", waiter: Self.noWaiter)
-        _ = cache.fulfil("d", with: Self.image(100))
-        #expect(cache.cached("b") == nil)
-        #expect(cache.cached("a") != nil)
-        #expect(cache.cached("c") != nil)
-        #expect(cache.cached("d") != nil)
-        #expect(cache.usage.evictions == 1)
+        #expect(cache.answer(for: Self.url("a")) != nil)  // a is now the most recently used
+        Self.request(cache, "d", url: Self.url("d"))
+        #expect(cache.answer(for: Self.url("b")) == nil)
+        #expect(cache.answer(for: Self.url("a")) != nil)
+        #expect(cache.answer(for: Self.url("c")) != nil)
+        #expect(cache.answer(for: Self.url("d")) != nil)
+        #expect(!Self.request(cache, "b", url: Self.url("b")), "b must be drawn again")
+        #expect(cache.usage.evictions == 2)
         #expect(cache.usage.entries == 3)
+        #expect(cache.usage.bytes == 3 * one)
+        #expect(cache.usage.storedBytes == 3 * Self.image(100).responseBytes)
+    }
+
+    @Test func anEvictedImageIsNeitherServedByItsURLsNorKeptAlive() {
+        // Room for two images with a URL each, and a little more.
+        let cache = ImageCache(capacity: 2 * (Self.image(300).byteCount + 1 + Self.cost(Self.url("a"))) + 20)
+        weak var first: CachedImage?
+        do {
+            let image = Self.image(300, tag: 1)
+            first = image
+            Self.request(cache, "a", url: Self.url("a"), image: image)
+            Self.request(cache, "a", url: Self.url("a&utm=1"))
+        }
+        Self.request(cache, "b", url: Self.url("b"), image: Self.image(300, tag: 2))
+        Self.request(cache, "c", url: Self.url("c"), image: Self.image(300, tag: 3))
+        #expect(cache.usage.evictions == 1)
+        #expect(first == nil, "the evicted image is released")
+        #expect(cache.answer(for: Self.url("a")) == nil)
+        #expect(cache.answer(for: Self.url("a&utm=1")) == nil)
+        // Drawn again, it is served again, and the other images are still theirs.
+        Self.request(cache, "a", url: Self.url("a"), image: Self.image(300, tag: 4))
+        #expect(cache.answer(for: Self.url("a"))?.image.entityTag == Self.image(300, tag: 4).entityTag)
+        #expect(cache.answer(for: Self.url("c"))?.image.entityTag == Self.image(300, tag: 3).entityTag)
+    }
+
+    @Test func urlsPerImageAreBoundedAndCountedInTheBudget() {
+        let cache = ImageCache(capacity: 1 << 20)
+        let image = Self.image(100)
+        let base = image.byteCount + 1
+        Self.request(cache, "a", url: Self.url("u=0"), image: image)
+        for index in 1...20 {
+            #expect(Self.request(cache, "a", url: Self.url("u=\(index)")))
+        }
+        let kept = (13...20).map { Self.url("u=\($0)") }
+        #expect(kept.count == ImageCache.maxURLsPerImage)
+        for url in kept { #expect(cache.answer(for: url) != nil) }
+        for index in 0...12 { #expect(cache.answer(for: Self.url("u=\(index)")) == nil) }
+        #expect(cache.usage.bytes == base + kept.map(Self.cost).reduce(0, +))
+        #expect(cache.usage.entries == 1)
+    }
+
+    @Test func urlsCannotPushTheCacheOverBudget() {
+        let image = Self.image(100)
+        let capacity = image.byteCount + 1 + 20
+        let cache = ImageCache(capacity: capacity)
+        Self.request(cache, "a", url: Self.url("short"), image: image)
         #expect(cache.usage.bytes <= capacity)
+        // A URL that does not fit beside its image evicts it, and itself with it.
+        #expect(Self.request(cache, "a", url: Self.url(String(repeating: "u", count: 40))))
+        #expect(cache.usage.bytes <= capacity)
+        #expect(cache.usage.bytes == 0)
+        #expect(cache.answer(for: Self.url("short")) == nil)
     }
 
     @Test func imageLargerThanBudgetIsServedButNotKept() {
         let cache = ImageCache(capacity: 10)
-        _ = cache.lookup("a", waiter: Self.noWaiter)
-        _ = cache.lookup("a", waiter: Self.noWaiter)
-        #expect(cache.fulfil("a", with: Self.image(100)).count == 1)
-        #expect(cache.cached("a") == nil)
+        _ = cache.lookup("a", url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter)
+        _ = cache.lookup("a", url: Self.url("2"), extraHeaders: [], waiter: Self.noWaiter)
+        #expect(cache.fulfil("a", with: Self.image(100), url: Self.url("1"), extraHeaders: []).count == 1)
+        #expect(cache.answer(for: Self.url("1")) == nil)
         #expect(cache.usage.bytes == 0)
     }
 }
