@@ -38,7 +38,7 @@ let package = Package(
             resources: [.copy("Goldens")]
         ),
         .testTarget(name: "PagedotsPNGTests", dependencies: ["PagedotsPNG", "TestSupport"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "PagedotsServiceTests", dependencies: ["PagedotsService", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,18 +1,7 @@
 @testable import HTTPServer
 import Testing
+import TestSupport
 
-/// A small deterministic generator (SplitMix64), so a failure can be replayed.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Connection state machine: mangled input")
 struct ConnectionFuzzTests {
@@ -40,7 +29,7 @@ struct ConnectionFuzzTests {
 
     @Test("Whatever arrives, in whatever chunks, every answer is a whole HTTP/1.1 response and the connection settles")
     func mangledStreams() {
-        var random = SplitMix64(state: 2026)
+        var random = SplitMix64(seed: 2026)
         for round in 0..<3000 {
             let seed = ConnectionFuzzTests.seeds[round % ConnectionFuzzTests.seeds.count]
             let stream = mangle(seed + seed, using: &random)

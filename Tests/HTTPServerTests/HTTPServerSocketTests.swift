@@ -1,6 +1,7 @@
 import Dispatch
 import HTTPServer
 import Testing
+import TestSupport
 
 /// `Date: <IMF-fixdate>` (RFC 9110 §5.6.7).
 private var datePattern: Regex<(Substring, Substring, Substring)> {
@@ -192,7 +193,7 @@ struct HTTPServerLifecycleTests {
         responder.send(HTTPResponse(status: 200, body: Array("drained".utf8)))
         #expect(withoutDate(busy.readToEnd()) == echoResponse("drained", connection: "close"))
         server.server.wait()
-        #expect(throws: TestClient.ConnectError.self) { try server.client() }
+        #expect(throws: LoopbackConnectError.self) { try server.client() }
         #expect(server.observer.current.opened == 2)
         #expect(server.observer.current.closed == 2)
     }

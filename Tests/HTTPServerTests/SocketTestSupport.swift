@@ -2,6 +2,7 @@ import Dispatch
 import HTTPServer
 import Synchronization
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,29 +11,11 @@ import Glibc
 /// that a server bug fails the test instead of hanging it; nothing waits on
 /// time otherwise.
 final class TestClient {
-    struct ConnectError: Error {
-        var code: Int32
-    }
-
     private let descriptor: Int32
     private var buffered: [UInt8] = []
 
-    init(port: Int) throws(ConnectError) {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        if status != 0 {
-            let code = errno
-            close(descriptor)
-            throw ConnectError(code: code)
-        }
+    init(port: Int) throws(LoopbackConnectError) {
+        descriptor = try connectToLoopback(port: port)
     }
 
     deinit {
