@@ -10,6 +10,8 @@ RUN apt-get update \
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
+# The manifest names the test targets too; SwiftPM wants their folders present.
+COPY Tests ./Tests
 RUN swift build -c release --static-swift-stdlib --product pagedots \
     && install -m 0755 .build/release/pagedots /usr/local/bin/pagedots
 
