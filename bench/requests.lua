@@ -1,27 +1,35 @@
--- Requests for wrk, used by bench/memory:
---   wrk ... -s bench/requests.lua URL -- MODE THREADS
--- MODE "unique": every request a different valid image (pages=5, current and
--- color from a counter, unique across THREADS threads), so every one is a
--- cache miss. MODE "same": one image over and over (hits after the first).
-local next_thread = 0
+-- requests.lua -- wrk script of the benchmarks:
+--   wrk ... -s bench/requests.lua URL -- unique START [EXTRA]
+--   wrk ... -s bench/requests.lua URL -- same
+-- "unique": every request an image pagedots has not drawn yet (a cache miss
+-- and a render): 5 dots, the current page set to the wrk thread's number and
+-- the colour counted up from START, so URLs are unique across threads (at
+-- most 5) and across runs given different STARTs; EXTRA (e.g. "&scale=2") is
+-- appended to each query. "same": one image over and over (hits after the
+-- first). Each request is one string.format of a prepared request, so that
+-- wrk, which shares the cores with the server, spends as little as it can.
+local threads = 0
 
 function setup(thread)
-  thread:set("id", next_thread)
-  next_thread = next_thread + 1
+  thread:set("id", threads)
+  threads = threads + 1
 end
 
 function init(args)
   mode = args[1]
-  threads = tonumber(args[2])
-  sent = 0
+  local host = "HTTP/1.1\r\nHost: " .. wrk.headers["Host"] .. "\r\n\r\n"
+  if mode == "same" then
+    template = "GET /indicator?pages=5&current=2 " .. host
+    return
+  end
+  if mode ~= "unique" then error("requests.lua: mode must be unique or same, got " .. tostring(mode)) end
+  if id > 4 then error("requests.lua makes unique URLs for at most 5 wrk threads") end
+  count = tonumber(args[2] or "0")
+  template = "GET /indicator?pages=5&current=" .. id .. (args[3] or "") .. "&color=%06x " .. host
 end
 
 function request()
-  if mode == "same" then
-    return wrk.format(nil, "/indicator?pages=5&current=2")
-  end
-  local n = id + sent * threads
-  sent = sent + 1
-  return wrk.format(nil, string.format("/indicator?pages=5&current=%d&color=%%23%06x", n % 5, math.floor(n / 5)))
+  if mode == "same" then return template end
+  count = count + 1
+  return string.format(template, count % 0x1000000)
 end
-
