@@ -29,12 +29,13 @@ let package = Package(
         // Drives the scripts under bench/: times the pipeline's steps in-process.
         .executableTarget(name: "pagedots-bench", dependencies: ["PagedotsService", "CCairo"]),
 
-        // Test-only helpers shared by the test targets (a PNG decoder, goldens).
+        // Test-only helpers shared by the test targets (a PNG decoder, image
+        // comparison, the real binary as a server, an HTTP client).
         .target(name: "TestSupport", dependencies: ["CZlib"], path: "Tests/TestSupport"),
         .testTarget(name: "PagedotsCoreTests", dependencies: ["PagedotsCore"]),
         .testTarget(
             name: "PagedotsRenderTests",
-            dependencies: ["PagedotsRender", "PagedotsPNG", "TestSupport", "CCairo"],
+            dependencies: ["PagedotsRender", "PagedotsPNG", "TestSupport"],
             resources: [.copy("Goldens")]
         ),
         .testTarget(name: "PagedotsPNGTests", dependencies: ["PagedotsPNG", "TestSupport"]),

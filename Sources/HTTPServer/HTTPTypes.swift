@@ -60,11 +60,7 @@ public struct HTTPRequest: Sendable {
     var fieldBytes: [UInt8]
 
     public init(method: HTTPMethod, version: HTTPVersion, path: String, query: String, headers: [HTTPHeaderField]) {
-        self.method = method
-        self.version = version
-        self.path = path
-        self.query = query
-        self.fieldBytes = HTTPRequest.serialize(headers)
+        self.init(method: method, version: version, path: path, query: query, fieldBytes: HTTPRequest.serialize(headers))
     }
 
     init(method: HTTPMethod, version: HTTPVersion, path: String, query: String, fieldBytes: [UInt8]) {

@@ -230,7 +230,6 @@ private struct FieldFacts {
     var hostCount = 0
     var contentLength: Int?
     var chunked = false
-    var transferEncodingSeen = false
     var connectionClose = false
     var connectionKeepAlive = false
     var expectsContinue = false
@@ -271,10 +270,9 @@ private struct FieldFacts {
             return noteContentLength(value)
         case 17 where ASCII.equalsIgnoringCase(name, "transfer-encoding".utf8):
             // A second field line would make "chunked, chunked": chunked must be applied once (§6.1).
-            guard !transferEncodingSeen, ASCII.equalsIgnoringCase(value, "chunked".utf8) else {
+            guard !chunked, ASCII.equalsIgnoringCase(value, "chunked".utf8) else {
                 return .unsupportedTransferEncoding
             }
-            transferEncodingSeen = true
             chunked = true
         default:
             break

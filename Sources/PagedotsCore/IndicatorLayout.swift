@@ -4,8 +4,7 @@ public enum IndicatorLayout {
     /// The smallest canvas, in points and after `direction`, that holds the
     /// indicator and its padding: the size used when `width`/`height` are absent.
     public static func fittedSize(of spec: IndicatorSpec) -> Size {
-        let row = layout(for: spec).rowSize
-        return spec.direction.isVertical ? Size(width: row.height, height: row.width) : row
+        canvasSize(ofRow: layout(for: spec).rowSize, direction: spec.direction)
     }
 
     /// The image to draw for `spec`: the fitted canvas, or the one that
@@ -13,7 +12,7 @@ public enum IndicatorLayout {
     public static func drawing(for spec: IndicatorSpec) -> Drawing {
         let layout = layout(for: spec)
         let row = layout.rowSize
-        let fitted = spec.direction.isVertical ? Size(width: row.height, height: row.width) : row
+        let fitted = canvasSize(ofRow: row, direction: spec.direction)
         let canvas = Size(width: spec.width ?? fitted.width, height: spec.height ?? fitted.height)
         let origin = Point(
             x: centringOffset(free: canvas.width - fitted.width, scale: spec.scale),
@@ -21,6 +20,11 @@ public enum IndicatorLayout {
         )
         let transform = DirectionTransform(direction: spec.direction, rowLength: row.width, origin: origin)
         return Drawing(size: canvas, background: spec.background, items: layout.items(in: transform))
+    }
+
+    /// A row's size on the canvas: as it is, or transposed for a vertical direction.
+    private static func canvasSize(ofRow row: Size, direction: Direction) -> Size {
+        direction.isVertical ? Size(width: row.height, height: row.width) : row
     }
 
     /// The layout of `spec`'s style.

@@ -37,7 +37,7 @@ public struct IndicatorSpec: Hashable, Sendable {
     public var current: Int = 0
     public var style: Style = .dots
     public var color: RGBA = .systemBlue
-    public var inactive: RGBA = RGBA.systemBlue.fading(to: 0.3)
+    public var inactive: RGBA = RGBA.systemBlue.fading(to: IndicatorSpec.inactiveAlphaFactor)
     public var background: RGBA = .transparent
     /// Lengths are in points.
     public var size: Double = 8
@@ -64,4 +64,7 @@ public struct IndicatorSpec: Hashable, Sendable {
     public init(pages: Int) {
         self.pages = pages
     }
+
+    /// SPEC.md's default `inactive`: `color` with its alpha times this.
+    static let inactiveAlphaFactor = 0.3
 }

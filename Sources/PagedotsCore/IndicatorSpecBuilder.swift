@@ -7,9 +7,6 @@ struct IndicatorSpecBuilder {
     private var inactiveGiven = false
     private var fitted: Size?
 
-    /// SPEC.md's default `inactive`: `color` with its alpha times this.
-    private static let inactiveAlphaFactor = 0.3
-
     /// Fitted sizes are compared and shown in millionths of a point, so that
     /// the rounding of sums like `2p + n·s + (n−1)·g` does not refuse (or
     /// keep) a `width` or `height` written as the exact fitted size.
@@ -80,7 +77,7 @@ struct IndicatorSpecBuilder {
     /// image checked against `ImageLimits`.
     mutating func finish() throws(ParameterError) -> IndicatorSpec {
         if !inactiveGiven {
-            spec.inactive = spec.color.fading(to: Self.inactiveAlphaFactor)
+            spec.inactive = spec.color.fading(to: IndicatorSpec.inactiveAlphaFactor)
         }
         let fitted = fittedSize()
         if let width = spec.width, width <= minimum(fitted.width).lowerBound { spec.width = nil }

@@ -124,7 +124,8 @@ enum CairoPath {
     /// samples coverage on a grid, and a shift of 1/200 point can move an
     /// edge pixel by a whole step of it).
     static let decimals = 2
-    private static let resolution = 100.0
+    /// 10 to the power `decimals`: derived, so the PNG and the SVG cannot round differently.
+    private static let resolution = (0..<decimals).reduce(1.0) { power, _ in power * 10 }
 
     /// `value` at the precision of the drawn paths.
     static func rounded(_ value: Double) -> Double {

@@ -1,4 +1,3 @@
-import CCrypto
 import HTTPServer
 import PagedotsCore
 
@@ -104,9 +103,7 @@ enum BuilderPage {
 
     /// `sha256-<base64>` of a script or style, as CSP writes a hash source.
     static func sha256Source(_ text: String) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        let bytes = Array(text.utf8)
-        _ = SHA256(bytes, bytes.count, &digest)
+        let digest = Digest.sha256(Array(text.utf8))
         // Standard base64 is base64url with two other letters, padded.
         var base64 = String(Base64URL.encode(digest).map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)

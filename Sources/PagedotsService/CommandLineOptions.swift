@@ -8,6 +8,8 @@ public struct CommandLineOption: Sendable {
     public var environment: String
     public var valueName: String
     public var help: String
+    /// A secret: an error message gives the value's length, not its text.
+    var isSecret = false
     let apply: @Sendable (inout ServiceConfiguration, String) -> String?
 
     /// Every flag of `pagedots serve`, in the order `--help` lists them.
@@ -60,7 +62,8 @@ public struct CommandLineOption: Sendable {
             return nil
         },
         CommandLineOption(flag: "--signing-key", environment: "PAGEDOTS_SIGNING_KEY", valueName: "KEY",
-                          help: "require image URLs signed with this key (HMAC-SHA256; see pagedots sign; default: none)") { config, value in
+                          help: "require image URLs signed with this key (HMAC-SHA256; see pagedots sign; default: none)",
+                          isSecret: true) { config, value in
             guard value.utf8.count >= 16 else { return "must be at least 16 characters" }
             config.signer = URLSigner(key: value)
             return nil
@@ -107,7 +110,7 @@ public struct CommandLineOption: Sendable {
                 continue
             }
             if let problem = option.apply(&config, value) {
-                let shown = option.flag == "--signing-key" ? "\(value.utf8.count) characters" : "\"\(value)\""
+                let shown = option.isSecret ? "\(value.utf8.count) characters" : "\"\(value)\""
                 return .failure(OptionError(message: "\(source): \(problem); got \(shown)"))
             }
         }

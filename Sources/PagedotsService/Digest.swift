@@ -5,13 +5,18 @@ enum Digest {
     /// The strong entity tag of a body: the first 128 bits of its SHA-256 in
     /// hex, quoted. Equal bytes give equal tags on every replica.
     static func entityTag(of body: [UInt8]) -> String {
+        "\"" + hex(sha256(body).prefix(16)) + "\""
+    }
+
+    /// The 32 bytes of the SHA-256 of `bytes`.
+    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        body.withUnsafeBufferPointer { input in
+        bytes.withUnsafeBufferPointer { input in
             digest.withUnsafeMutableBufferPointer { output in
                 _ = SHA256(input.baseAddress, input.count, output.baseAddress)
             }
         }
-        return "\"" + hex(digest.prefix(16)) + "\""
+        return digest
     }
 
     static func hex(_ bytes: some Sequence<UInt8>) -> String {

@@ -9,13 +9,16 @@ enum OpenAPIDocument {
     /// The document as JSON text.
     static let json: String = document.serialized
 
+    /// The document changes only with a new version: caches may keep it a while.
+    static let cacheControl = "public, max-age=300"
+
     /// The `200` that serves it.
     static var response: HTTPResponse {
         HTTPResponse(
             status: 200,
             headers: [
                 HTTPHeaderField("Content-Type", "application/json"),
-                HTTPHeaderField("Cache-Control", "public, max-age=300"),
+                HTTPHeaderField("Cache-Control", cacheControl),
             ],
             body: Array(json.utf8),
             label: Route.openapi.rawValue
@@ -39,7 +42,7 @@ enum OpenAPIDocument {
             )),
             ("/openapi.json", fixedPathItem(
                 id: "OpenAPIDocument", summary: "This document.",
-                mediaType: "application/json", cacheControl: "public, max-age=300"
+                mediaType: "application/json", cacheControl: cacheControl
             )),
         ]
         return [

@@ -53,33 +53,40 @@ public final class PagedotsService: HTTPHandler {
             if let response = fixedResponses[route] { responder.send(response) }
             return
         }
+        let options: PathOptions?
         do {
-            guard let options = try IndicatorQuery.pathOptions(forPath: Substring(request.path)) else {
-                return Self.isReadOnly(request.method)
-                    ? responder.send(notFound)
-                    : responder.send(ServiceError.methodNotAllowed.response(route: .other))
-            }
-            guard Self.isReadOnly(request.method) else { throw ServiceError.methodNotAllowed }
-            var query = Substring(request.query)
-            if let signer {
-                switch signer.verify(query) {
-                case .success(let signed): query = signed
-                case .failure(let error): throw ServiceError.forbidden(error)
-                }
-            }
-            let parsed: IndicatorRequest
-            do {
-                parsed = try IndicatorQuery.parse(query: query, options: options)
-            } catch {
-                throw ServiceError.badParameter(error)
-            }
-            serveImage(parsed, url: url, ifNoneMatch: request.header("If-None-Match"), responder: responder)
-        } catch let error as ServiceError {
-            responder.send(error.response(route: .indicator))
-        } catch let error as ParameterError {
-            responder.send(ServiceError.badParameter(error).response(route: .indicator))
+            options = try IndicatorQuery.pathOptions(forPath: Substring(request.path))
         } catch {
-            responder.send(ServiceError.notFound.response(route: .other))
+            return responder.send(ServiceError.badParameter(error).response(route: .indicator))
+        }
+        guard let options else {
+            return Self.isReadOnly(request.method)
+                ? responder.send(notFound)
+                : responder.send(ServiceError.methodNotAllowed.response(route: .other))
+        }
+        do throws(ServiceError) {
+            guard Self.isReadOnly(request.method) else { throw .methodNotAllowed }
+            let parsed = try imageRequest(query: request.query, options: options)
+            serveImage(parsed, url: url, ifNoneMatch: request.header("If-None-Match"), responder: responder)
+        } catch {
+            responder.send(error.response(route: .indicator))
+        }
+    }
+
+    /// The validated image request of an image path's query, its signature
+    /// checked first when the service has a signing key.
+    private func imageRequest(query: String, options: PathOptions) throws(ServiceError) -> IndicatorRequest {
+        var query = Substring(query)
+        if let signer {
+            switch signer.verify(query) {
+            case .success(let signed): query = signed
+            case .failure(let error): throw .forbidden(error)
+            }
+        }
+        do {
+            return try IndicatorQuery.parse(query: query, options: options)
+        } catch {
+            throw .badParameter(error)
         }
     }
 

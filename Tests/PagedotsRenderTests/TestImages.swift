@@ -1,10 +1,11 @@
-import CCairo
 import Glibc
 import PagedotsCore
-@testable import PagedotsRender
+import PagedotsPNG
+import PagedotsRender
+import TestSupport
 
-/// Reading, writing and comparing test images. Until the project's own PNG
-/// decoder lands, PNG files are read and written with Cairo.
+/// Reading, writing and comparing test images: PNG files are read with the
+/// tests' own decoder and written with the project's encoder, both exact.
 enum TestImages {
     /// `Tests/PagedotsRenderTests/Goldens`, found from this file's path so that
     /// updating the goldens writes into the source tree.
@@ -24,43 +25,29 @@ enum TestImages {
 
     /// The PNG at `path` as straight RGBA, or nil when it cannot be read.
     static func readPNG(_ path: String) -> RGBAImage? {
-        guard let surface = cairo_image_surface_create_from_png(path) else { return nil }
-        defer { cairo_surface_destroy(surface) }
-        let format = cairo_image_surface_get_format(surface)
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS,
-              format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24 else { return nil }
-        let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
-        var pixels = RasterRenderer.straightRGBA(of: surface, width: width, height: height)
-        if format == CAIRO_FORMAT_RGB24 {
-            // An opaque PNG: Cairo leaves the alpha byte undefined.
-            for alpha in stride(from: 3, to: pixels.count, by: 4) { pixels[alpha] = 255 }
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
         }
-        return RGBAImage(width: width, height: height, pixels: pixels)
+        guard let decoded = try? PNGDecoder.decode(bytes) else { return nil }
+        return RGBAImage(width: decoded.width, height: decoded.height, pixels: decoded.rgba)
     }
 
-    /// Writes `image` as a PNG at `path` (premultiplied the way Cairo does, so it reads back unchanged).
+    /// Writes `image` as a PNG at `path`, creating its folder if need be;
+    /// false for an image with no pixels, which no PNG holds.
     @discardableResult
     static func writePNG(_ image: RGBAImage, to path: String) -> Bool {
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(image.width), Int32(image.height)) else { return false }
-        defer { cairo_surface_destroy(surface) }
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        guard let data = cairo_image_surface_get_data(surface) else { return false }
-        for y in 0..<image.height {
-            let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<image.width {
-                let i = (y * image.width + x) * 4
-                let alpha = UInt32(image.pixels[i + 3])
-                func premultiplied(_ channel: UInt8) -> UInt32 {
-                    let product = alpha * UInt32(channel) + 0x80
-                    return (product + (product >> 8)) >> 8
-                }
-                row[x] = alpha << 24 | premultiplied(image.pixels[i]) << 16
-                    | premultiplied(image.pixels[i + 1]) << 8 | premultiplied(image.pixels[i + 2])
-            }
-        }
-        cairo_surface_mark_dirty(surface)
+        guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height * 4 else { return false }
+        let png = PNGEncoder().encode(rgba: image.pixels, width: image.width, height: image.height)
         mkdir(String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]), 0o755)
-        return cairo_surface_write_to_png(surface, path) == CAIRO_STATUS_SUCCESS
+        guard let file = fopen(path, "wb") else { return false }
+        defer { fclose(file) }
+        return fwrite(png, 1, png.count, file) == png.count
     }
 
     /// The largest difference between two images of the same size, per

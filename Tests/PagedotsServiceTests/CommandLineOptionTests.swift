@@ -38,6 +38,9 @@ import Testing
         (["--header-timeout", "1e3"], [:], "--header-timeout: must be a number of seconds above 0, like 2.5; got \"1e3\""),
         (["--threads", "0"], [:], "--threads: must be an integer from 1 to 256; got \"0\""),
         (["--cache-mb", "+5"], [:], "--cache-mb: must be an integer from 0 to 1048576; got \"+5\""),
+        // A key is a secret: the message gives its length, never its text.
+        (["--signing-key", "hunter2"], [:], "--signing-key: must be at least 16 characters; got 7 characters"),
+        ([], ["PAGEDOTS_SIGNING_KEY": "hunter2"], "PAGEDOTS_SIGNING_KEY: must be at least 16 characters; got 7 characters"),
     ])
     func badValuesGiveOneLine(arguments: [String], environment: [String: String], message: String) {
         guard case .failure(let error) = configuration(arguments, environment: environment) else {

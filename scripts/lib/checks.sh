@@ -1,4 +1,4 @@
-# Shared by the check scripts (scripts/check-*, scripts/deploy-standin):
+# Shared by the check scripts (scripts/check-*, scripts/deploy-standin, scripts/docker-standin):
 # source it after setting NAME, the prefix of every line written.
 
 # log TEXT...: one line on standard error.
