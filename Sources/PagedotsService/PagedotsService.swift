@@ -57,13 +57,12 @@ public final class PagedotsService: HTTPHandler {
         do {
             options = try IndicatorQuery.pathOptions(forPath: Substring(request.path))
         } catch {
-            return responder.send(ServiceError.badParameter(error).response(route: .indicator))
+            // An image path with a bad @Nx: the method is checked first, as on every listed path.
+            let refusal = Self.isReadOnly(request.method) ? ServiceError.badParameter(error) : .methodNotAllowed
+            return responder.send(refusal.response(route: .indicator))
         }
-        guard let options else {
-            return Self.isReadOnly(request.method)
-                ? responder.send(notFound)
-                : responder.send(ServiceError.methodNotAllowed.response(route: .other))
-        }
+        // A path that is not listed is 404 whatever the method (SPEC.md).
+        guard let options else { return responder.send(notFound) }
         do throws(ServiceError) {
             guard Self.isReadOnly(request.method) else { throw .methodNotAllowed }
             let parsed = try imageRequest(query: request.query, options: options)

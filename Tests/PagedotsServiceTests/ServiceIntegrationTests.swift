@@ -122,6 +122,8 @@ import TestSupport
             ("GET", "/indicator", 400),
             ("GET", "/indicator@9x.png?pages=2", 400),
             ("GET", "/nothing-here", 404),
+            ("POST", "/nothing-here", 404),
+            ("PUT", "/indicator@9x.png?pages=2", 405),
             ("POST", "/indicator?pages=2", 405),
             ("DELETE", "/healthz", 405),
         ]
