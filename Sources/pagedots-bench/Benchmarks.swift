@@ -60,7 +60,7 @@ func benchmarkRendering(queries: [Substring], stopwatch: Stopwatch) {
 /// not drawn before: QUERY with `&color=` counted up from 000001, as
 /// bench/requests.lua asks the server for its misses. Drawing the same few
 /// images over and over lets the CPU's caches and branch predictors learn
-/// them (~8 % faster here), which a server drawing only new images never gets.
+/// them (4–5 % faster here), which a server drawing only new images never gets.
 /// The specs are parsed before timing (parsing is not the renderer's work).
 func benchmarkRenderingUnique(query: Substring, stopwatch: Stopwatch) throws {
     let maker = ImageMaker()
