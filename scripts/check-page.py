@@ -103,7 +103,7 @@ try:
 
     Select(find("p-fill")).select_by_value("outline")
     wait_for("fill=outline shows its 'stroke' control", lambda d: find("p-stroke").is_displayed())
-    type_into("stroke", "5")
+    type_into("stroke", "9")
     wait_for("a bad combination shows the service's 400 line",
              lambda d: find("error").is_displayed() and find("error").text.startswith("400: stroke: must be"))
     check("instead of a broken preview", not find("preview").is_displayed())
@@ -125,7 +125,7 @@ try:
     # Nothing in the console but the 400 caused on purpose (Chromium reports it as a network error).
     entries = driver.get_log("browser")
     unexpected = [entry for entry in entries
-                  if not ("stroke=5" in entry["message"] and "400" in entry["message"])
+                  if not ("stroke=9" in entry["message"] and "400" in entry["message"])
                   and entry["level"] in ("SEVERE", "WARNING")]
     for entry in unexpected:
         print("  console:", entry["level"], entry["message"][:300])

@@ -1,13 +1,16 @@
 extension IndicatorSpec {
     /// This spec with every parameter that its style, fill or format does not
-    /// use (the table's `ParameterUse`) put back to its default, so that specs
-    /// that draw the same image compare equal.
+    /// use (the table's `ParameterUse`) put back to its default and `stroke`
+    /// capped at half of `size`, so that specs that draw the same image
+    /// compare equal.
     func normalized() -> IndicatorSpec {
         var spec = self
         let defaults = IndicatorSpec(pages: pages)
         for index in Parameter.all.indices where !Parameter.all[index].use.applies(to: self) {
             spec.reset(Parameter.all[index].name, from: defaults)
         }
+        // A ring half the size thick (or more) is the whole indicator.
+        spec.stroke = min(spec.stroke, spec.size / 2)
         return spec
     }
 

@@ -49,11 +49,7 @@ struct IndicatorSpecBuilder {
             }
         case .direction: spec.direction = try value.choice(Direction.self)
         case .fill: spec.fill = try value.choice(Fill.self)
-        case .stroke:
-            spec.stroke = try value.decimal(
-                within: 0...(spec.size / 2),
-                note: "at most half of size=\(DecimalText.format(spec.size)): a ring cannot be thicker than its radius"
-            )
+        case .stroke: spec.stroke = try value.decimal()
         case .shape: spec.shape = try value.choice(Shape.self)
         case .colors:
             if colorGiven { throw value.failure("not be given together with color") }

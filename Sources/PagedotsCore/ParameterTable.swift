@@ -166,8 +166,9 @@ extension ParameterName {
             return row(.choice(Fill.allCases.map(\.rawValue)), .value("solid"), use: ParameterUse(styles: allButBar),
                        "inactive indicators filled, or drawn as rings inside the outline")
         case .stroke:
-            return row(.decimal(0.5...8), unit: "points", .value("1"), rule: "at most half of size",
-                       use: ParameterUse(styles: allButBar, fill: .outline), "ring line width for fill=outline")
+            return row(.decimal(0.5...8), unit: "points", .value("1"),
+                       use: ParameterUse(styles: allButBar, fill: .outline),
+                       "ring line width for fill=outline; half of size or more draws a solid dot")
         case .shape:
             return row(.choice(Shape.allCases.map(\.rawValue)), .value("circle"), use: ParameterUse(styles: allButBar),
                        "outline of each indicator")

@@ -55,6 +55,8 @@ enum ShapePath {
             let (a, b) = (rect.width / 2, rect.height / 2)
             let side = (a * a + b * b).squareRoot()
             let (innerA, innerB) = (a - width * side / b, b - width * side / a)
+            // Sides moved past the centre leave no hole: the ring is the whole diamond.
+            guard innerA > 0, innerB > 0 else { return path(for: .diamond, in: rect) }
             inner = path(for: .diamond, in: Rect(x: rect.midX - innerA, y: rect.midY - innerB, width: 2 * innerA, height: 2 * innerB))
         }
         return Path(path(for: shape, in: rect).elements + reversed(inner).elements)

@@ -76,6 +76,14 @@ struct GeometryShapesTests {
         #expect(abs(gap - 1.5) < 1e-9)
     }
 
+    @Test func aDiamondRingWhoseSidesMeetIsTheWholeDiamond() {
+        // A square diamond's sides meet at the centre at width 8/2/√2 ≈ 2.83, before half of the size.
+        let diamond = ShapePath.path(for: .diamond, in: box)
+        #expect(ShapePath.ring(for: .diamond, in: box, width: 2.8) != diamond)
+        #expect(ShapePath.ring(for: .diamond, in: box, width: 2.9) == diamond)
+        #expect(ShapePath.ring(for: .diamond, in: box, width: 3.9) == diamond)
+    }
+
     @Test func reversingAPolygonKeepsItsCornersInTheOtherOrder() {
         let square = ShapePath.path(for: .square, in: box)
         let corners: [PathElement] = [

@@ -70,7 +70,7 @@ import PagedotsCore
         #expect(allowed[.pages] == "integer 1…1000")
         #expect(allowed[.current] == "integer 0…999; less than pages")
         #expect(allowed[.size] == "number 2…64 (points)")
-        #expect(allowed[.stroke] == "number 0.5…8 (points); at most half of size")
+        #expect(allowed[.stroke] == "number 0.5…8 (points)")
         #expect(allowed[.style] == "dots, pill, bar, scroll, progress")
         #expect(allowed[.colors] == "1…1000 colors, comma-separated; not together with color")
         #expect(allowed[.width] == "number (points); at least the fitted width")

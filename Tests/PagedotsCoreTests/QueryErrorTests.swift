@@ -61,14 +61,9 @@ let colorRule = "a color: hex RGB, RGBA, RRGGBB or RRGGBBAA (# optional), a CSS 
         ("pages=5&scale=0", #"scale: must be an integer from 1 to 4; got "0""#),
         ("pages=5&scale=2.0", #"scale: must be an integer from 1 to 4; got "2.0""#),
         // stroke
-        ("pages=5&fill=outline&stroke=5",
-         #"stroke: must be a number from 0.5 to 4 (points; at most half of size=8: a ring cannot be thicker than its radius); got "5""#),
-        ("pages=5&fill=outline&stroke=0.4",
-         #"stroke: must be a number from 0.5 to 4 (points; at most half of size=8: a ring cannot be thicker than its radius); got "0.4""#),
-        ("pages=5&size=20&stroke=9",
-         #"stroke: must be a number from 0.5 to 8 (points; at most half of size=20: a ring cannot be thicker than its radius); got "9""#),
-        ("pages=5&size=2.5&stroke=1.5",
-         #"stroke: must be a number from 0.5 to 1.25 (points; at most half of size=2.5: a ring cannot be thicker than its radius); got "1.5""#),
+        ("pages=5&fill=outline&stroke=8.5", #"stroke: must be a number from 0.5 to 8 (points); got "8.5""#),
+        ("pages=5&fill=outline&stroke=0.4", #"stroke: must be a number from 0.5 to 8 (points); got "0.4""#),
+        ("pages=5&stroke=0", #"stroke: must be a number from 0.5 to 8 (points); got "0""#),
         // colors
         ("pages=5&colors=", "colors: must be 1 to 1000 comma-separated colors; got 0"),
         ("pages=5&colors=red,blu", #"colors: item 2 must be \#(colorRule); got "blu""#),

@@ -15,6 +15,9 @@ import PagedotsCore
         ["pages=5&style=progress&progress=0.25", "pages=5&style=progress&progress=0.250&visible=3"],
         ["pages=5&size=7.5", "pages=5&size=7.50", "pages=5&size=07.5000"],
         ["pages=5&fill=outline&stroke=2", "pages=5&fill=OUTLINE&stroke=2.0"],
+        // A ring half the size thick or more is the whole dot.
+        ["pages=5&fill=outline&stroke=4", "pages=5&fill=outline&stroke=5", "pages=5&fill=outline&stroke=8"],
+        ["pages=5&size=2&fill=outline&stroke=1", "pages=5&size=2&fill=outline&stroke=3"],
         ["pages=4&current=2&colors=red,green,blue", "pages=4&current=2&color=blue", "pages=4&current=2&color=%2300f"],
         ["pages=3&style=bar&labels=a,b,c", "pages=3&style=bar&labels=a,b,c&shape=heart"],
     ])
