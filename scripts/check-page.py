@@ -104,7 +104,7 @@ try:
     Select(find("p-fill")).select_by_value("outline")
     wait_for("fill=outline shows its 'stroke' control", lambda d: find("p-stroke").is_displayed())
     type_into("stroke", "9")
-    wait_for("a bad combination shows the service's 400 line",
+    wait_for("a bad value shows the service's 400 line",
              lambda d: find("error").is_displayed() and find("error").text.startswith("400: stroke: must be"))
     check("instead of a broken preview", not find("preview").is_displayed())
     check("and no snippet to copy", value("img-snippet") == "")

@@ -89,6 +89,8 @@ final class EventLoop: @unchecked Sendable {
     private let mailbox = Mutex(Mailbox())
     private let wakeDescriptor: Int32
     private let ownerThread = Atomic<UInt>(0)
+    /// Responses may be in the mailbox: an awake loop takes them without a wake-up.
+    private let hasDeliveries = Atomic<Bool>(false)
 
     // The loop thread's alone.
     private let context: ServerContext
@@ -191,17 +193,32 @@ final class EventLoop: @unchecked Sendable {
         if wake { signalWake() }
     }
 
-    /// Delivers a response: at once on the loop's thread, else through the mailbox.
+    /// Delivers a response: at once on the loop's thread, else through the
+    /// mailbox, waking the loop unless the sending thread defers its wake-ups
+    /// (`DeferredWakeups`).
     func respond(to address: ResponseAddress, with response: PreparedResponse, extraHeaders: [HTTPHeaderField]) {
         if ownerThread.load(ordering: .relaxed) == UInt(pthread_self()) {
             deliver(address, response, extraHeaders)
             return
         }
+        let deferred = DeferredWakeups.ofThisThread
         let wake = mailbox.withLock { mailbox in
             guard !mailbox.closed else { return false }
             mailbox.deliveries.append(Mailbox.Delivery(address: address, response: response, extraHeaders: extraHeaders))
-            defer { mailbox.wakePending = true }
-            return !mailbox.wakePending
+            guard deferred == nil, !mailbox.wakePending else { return false }
+            mailbox.wakePending = true
+            return true
+        }
+        hasDeliveries.store(true, ordering: .releasing)
+        if wake { signalWake() } else { deferred?.remember(self) }
+    }
+
+    /// Wakes the loop if responses wait in its mailbox and no wake-up is pending.
+    func wakeForDeliveries() {
+        let wake = mailbox.withLock { mailbox in
+            guard !mailbox.closed, !mailbox.deliveries.isEmpty, !mailbox.wakePending else { return false }
+            mailbox.wakePending = true
+            return true
         }
         if wake { signalWake() }
     }
@@ -222,6 +239,7 @@ final class EventLoop: @unchecked Sendable {
             for index in 0..<ready {
                 handle(events[index])
             }
+            if hasDeliveries.load(ordering: .acquiring) { takeDeliveries() }
             serviceAwaiting()
             fireDueTimers()
             if let drainDeadline, moment.time >= drainDeadline {
@@ -471,13 +489,22 @@ final class EventLoop: @unchecked Sendable {
         awaitingService.removeAll(keepingCapacity: true)
     }
 
+    /// Answers the wake-up descriptor: clears it, then takes the mailbox.
     private func readMailbox() {
         var wakeCount: UInt64 = 0
         _ = try? systemCall("read") { read(wakeDescriptor, &wakeCount, MemoryLayout<UInt64>.size) }
+        takeDeliveries(endingWake: true)
+    }
+
+    /// Delivers the responses in the mailbox, and begins the drain if a stop
+    /// was requested. `endingWake` when the wake-up descriptor has just been
+    /// cleared: later posts must write it again.
+    private func takeDeliveries(endingWake: Bool = false) {
         var incoming = spareDeliveries
+        hasDeliveries.store(false, ordering: .relaxed)
         let stop = mailbox.withLock { mailbox in
             swap(&mailbox.deliveries, &incoming)
-            mailbox.wakePending = false
+            if endingWake { mailbox.wakePending = false }
             return mailbox.stopRequested
         }
         // A stop requested before a response was posted must shape that response (Connection: close).

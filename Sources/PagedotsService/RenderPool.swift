@@ -1,10 +1,19 @@
 import Glibc
+import HTTPServer
 import Synchronization
 
 /// A fixed set of threads that draw images, each with its own `ImageMaker`
 /// (Cairo and zlib state reused between images), fed by a bounded queue: when
 /// the queue is full, `submit` refuses at once instead of letting a backlog grow.
+///
+/// While more jobs wait, a thread's responses wake their event loops once
+/// per `jobsPerWakeup` jobs (`DeferredWakeups`), not once each; a thread
+/// that finds no job waiting wakes them before it sleeps.
 final class RenderPool: Sendable {
+    /// Jobs a thread runs, while others wait, before it wakes the loops it
+    /// answered for: the most a response waits for others to join it.
+    static let jobsPerWakeup = 8
+
     /// Work for a render thread; it gets that thread's pipeline.
     typealias Job = @Sendable (ImageMaker) -> Void
 
@@ -57,9 +66,18 @@ final class RenderPool: Sendable {
 
     private func work() -> Never {
         let maker = ImageMaker()
+        let wakeups = DeferredWakeups.beginOnThisThread()
+        var jobsSinceWakeup = 0
         while true {
-            available.wait()
-            if let job = queue.withLock({ $0.pop() }) { job(maker) }
+            if jobsSinceWakeup >= Self.jobsPerWakeup || !available.tryWait() {
+                // About to go idle, or answered enough: wake the loops now.
+                wakeups.flush()
+                jobsSinceWakeup = 0
+                available.wait()
+            }
+            guard let job = queue.withLock({ $0.pop() }) else { continue }
+            job(maker)
+            jobsSinceWakeup += 1
         }
     }
 }
@@ -78,6 +96,9 @@ final class Semaphore: @unchecked Sendable {
     func signal() { sem_post(semaphore) }
 
     func wait() { while sem_wait(semaphore) != 0 && errno == EINTR {} }
+
+    /// Takes a count if one is there at once; false if it would have to wait.
+    func tryWait() -> Bool { sem_trywait(semaphore) == 0 }
 }
 
 /// Runs `body` on a new detached thread.
