@@ -18,7 +18,8 @@ public final class DeferredWakeups {
     private init() {}
 
     /// Makes the calling thread defer its wake-ups from now on, and returns
-    /// its handle for `flush()`. Call once, on the thread that will send.
+    /// its handle for `flush()`. Call once, on a thread of your own that
+    /// flushes before it waits for work (never on a shared pool's thread).
     public static func beginOnThisThread() -> DeferredWakeups {
         let wakeups = DeferredWakeups()
         // Held for the thread's life (worker threads do not end).

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import HTTPServer
 import Testing
 import TestSupport
@@ -90,6 +91,24 @@ struct HTTPServerWireTests {
         }
         #expect(withoutDate(client.readResponse()) == echoResponse("later"))
         #expect(withoutDate(client.readResponse()) == echoResponse("GET /echo after -"))
+    }
+
+    @Test("Responses from a thread that defers its wake-ups all go out once it flushes")
+    func deferredWakeups() throws {
+        let server = try TestServer()
+        let clients = try (0..<4).map { _ in try server.client() }
+        for client in clients { client.send("GET /deferred HTTP/1.1\r\nHost: a\r\n\r\n") }
+        let responders = try clients.indices.map { _ in try #require(server.handler.nextDeferred()) }
+        let worker = Thread {
+            let wakeups = DeferredWakeups.beginOnThisThread()
+            for (index, responder) in responders.enumerated() {
+                responder.send(HTTPResponse(status: 200, body: Array("r\(index)".utf8)))
+            }
+            wakeups.flush()
+        }
+        worker.start()
+        let answers = Set(clients.compactMap { withoutDate($0.readResponse()) })
+        #expect(answers == Set(responders.indices.map { echoResponse("r\($0)") }))
     }
 
     @Test("A request body is read and dropped; the request after it is answered")
