@@ -21,10 +21,15 @@ final class ImageCache: Sendable {
     typealias Waiter = @Sendable (CachedImage?) -> Void
 
     /// An image URL as sent: path and query, still percent-encoded.
-    struct URLKey: Hashable, Sendable {
+    struct URL: Hashable, Sendable {
         var path: String
         var query: String
     }
+
+    typealias URLKey = Prehashed<URL>
+
+    /// An image's `IndicatorSpec.cacheKey`.
+    typealias Key = Prehashed<String>
 
     /// What a URL is answered with: the image, and headers of that URL's own
     /// (`X-Ignored-Parameters`).
@@ -63,21 +68,21 @@ final class ImageCache: Sendable {
 
     /// A URL's way to its image: the image's slot in the LRU, and its answer.
     private struct Shortcut {
-        var slot: LRUIndex<String, Entry>.Slot
+        var slot: LRUIndex<Key, Entry>.Slot
         var answer: Answer
         /// Bytes this URL adds to the cache.
         var cost: Int
     }
 
     private struct State {
-        var images = LRUIndex<String, Entry>()
+        var images = LRUIndex<Key, Entry>()
         /// Each URL's entry is in `images`, and lists the URL.
         var shortcuts: [URLKey: Shortcut] = [:]
-        var waiters: [String: [Waiter]] = [:]
+        var waiters: [Key: [Waiter]] = [:]
         var usage = Usage()
 
         /// Makes `url` lead to the image in `slot`.
-        mutating func remember(_ url: URLKey, extraHeaders: [HTTPHeaderField], slot: LRUIndex<String, Entry>.Slot, capacity: Int) {
+        mutating func remember(_ url: URLKey, extraHeaders: [HTTPHeaderField], slot: LRUIndex<Key, Entry>.Slot, capacity: Int) {
             guard shortcuts[url] == nil, let image = images[slot]?.image else { return }
             let cost = url.path.utf8.count + url.query.utf8.count
                 + extraHeaders.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
@@ -131,7 +136,7 @@ final class ImageCache: Sendable {
     /// `extraHeaders`); else joins or starts its render. When the result is
     /// `.joined` (only then), `waiter` will be called.
     func lookup(
-        _ key: String, url: URLKey, extraHeaders: [HTTPHeaderField], waiter: @escaping Waiter
+        _ key: Key, url: URLKey, extraHeaders: [HTTPHeaderField], waiter: @escaping Waiter
     ) -> Lookup {
         state.withLock { state in
             if let slot = state.images.slot(of: key), let image = state.images[slot]?.image {
@@ -151,7 +156,7 @@ final class ImageCache: Sendable {
     /// Stores a rendered image (evicting the least recently used to stay within
     /// budget), lets `url` lead to it, and returns the requests that were
     /// waiting for it. An image larger than the whole budget is not kept.
-    func fulfil(_ key: String, with image: CachedImage, url: URLKey, extraHeaders: [HTTPHeaderField]) -> [Waiter] {
+    func fulfil(_ key: Key, with image: CachedImage, url: URLKey, extraHeaders: [HTTPHeaderField]) -> [Waiter] {
         let cost = Self.cost(key, image)
         return state.withLock { state in
             if cost <= capacity, state.images.slot(of: key) == nil {
@@ -167,11 +172,11 @@ final class ImageCache: Sendable {
     }
 
     /// Gives up a render that `lookup` asked for; returns its waiters.
-    func abandon(_ key: String) -> [Waiter] {
+    func abandon(_ key: Key) -> [Waiter] {
         state.withLock { $0.waiters.removeValue(forKey: key) ?? [] }
     }
 
-    private static func cost(_ key: String, _ image: CachedImage) -> Int {
-        key.utf8.count + image.byteCount
+    private static func cost(_ key: Key, _ image: CachedImage) -> Int {
+        key.value.utf8.count + image.byteCount
     }
 }

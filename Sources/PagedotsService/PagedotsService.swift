@@ -37,7 +37,7 @@ public final class PagedotsService: HTTPHandler {
     }
 
     public func handle(_ request: HTTPRequest, responder: HTTPResponder) {
-        let url = ImageCache.URLKey(path: request.path, query: request.query)
+        let url = ImageCache.URLKey(ImageCache.URL(path: request.path, query: request.query))
         if Self.isReadOnly(request.method), let answer = cache.answer(for: url) {
             metrics.recordCacheHit()
             return Self.send(answer, ifNoneMatch: request.header("If-None-Match"), responder: responder)
@@ -102,7 +102,7 @@ public final class PagedotsService: HTTPHandler {
             }
             Self.send(ImageCache.Answer(image: image, extraHeaders: extraHeaders), ifNoneMatch: ifNoneMatch, responder: responder)
         }
-        let key = parsed.spec.cacheKey
+        let key = ImageCache.Key(parsed.spec.cacheKey)
         switch cache.lookup(key, url: url, extraHeaders: extraHeaders, waiter: answer) {
         case .hit(let image):
             metrics.recordCacheHit()

@@ -13,7 +13,7 @@ import Testing
 
     /// A URL for the tests: `/indicator?<query>`.
     static func url(_ query: String) -> ImageCache.URLKey {
-        ImageCache.URLKey(path: "/indicator", query: query)
+        ImageCache.URLKey(ImageCache.URL(path: "/indicator", query: query))
     }
 
     /// Bytes a URL adds: its path and query.
@@ -28,11 +28,11 @@ import Testing
         _ cache: ImageCache, _ key: String, url: ImageCache.URLKey, image: @autoclosure () -> CachedImage = image(100),
         extraHeaders: [HTTPHeaderField] = []
     ) -> Bool {
-        switch cache.lookup(key, url: url, extraHeaders: extraHeaders, waiter: noWaiter) {
+        switch cache.lookup(.init(key), url: url, extraHeaders: extraHeaders, waiter: noWaiter) {
         case .hit: return true
         case .joined: return false
         case .mustRender:
-            _ = cache.fulfil(key, with: image(), url: url, extraHeaders: extraHeaders)
+            _ = cache.fulfil(.init(key), with: image(), url: url, extraHeaders: extraHeaders)
             return false
         }
     }
@@ -40,13 +40,13 @@ import Testing
     @Test func missThenHit() {
         let cache = ImageCache(capacity: 1 << 20)
         let url = Self.url("pages=1")
-        guard case .mustRender = cache.lookup("a", url: url, extraHeaders: [], waiter: Self.noWaiter) else {
+        guard case .mustRender = cache.lookup(.init("a"), url: url, extraHeaders: [], waiter: Self.noWaiter) else {
             Issue.record("first lookup must ask to render")
             return
         }
         let image = Self.image(10)
-        #expect(cache.fulfil("a", with: image, url: url, extraHeaders: []).isEmpty)
-        guard case .hit(let found) = cache.lookup("a", url: Self.url("pages=01"), extraHeaders: [], waiter: Self.noWaiter) else {
+        #expect(cache.fulfil(.init("a"), with: image, url: url, extraHeaders: []).isEmpty)
+        guard case .hit(let found) = cache.lookup(.init("a"), url: Self.url("pages=01"), extraHeaders: [], waiter: Self.noWaiter) else {
             Issue.record("second lookup must hit")
             return
         }
@@ -79,17 +79,17 @@ import Testing
         let cache = ImageCache(capacity: 1 << 20)
         let told = Mutex<[Bool]>([])
         let waiter: ImageCache.Waiter = { image in told.withLock { $0.append(image != nil) } }
-        guard case .mustRender = cache.lookup("a", url: Self.url("1"), extraHeaders: [], waiter: waiter) else {
+        guard case .mustRender = cache.lookup(.init("a"), url: Self.url("1"), extraHeaders: [], waiter: waiter) else {
             Issue.record("first lookup must ask to render")
             return
         }
         for query in ["2", "3", "4"] {
-            guard case .joined = cache.lookup("a", url: Self.url(query), extraHeaders: [], waiter: waiter) else {
+            guard case .joined = cache.lookup(.init("a"), url: Self.url(query), extraHeaders: [], waiter: waiter) else {
                 Issue.record("later lookups must join")
                 return
             }
         }
-        let waiters = cache.fulfil("a", with: Self.image(10), url: Self.url("1"), extraHeaders: [])
+        let waiters = cache.fulfil(.init("a"), with: Self.image(10), url: Self.url("1"), extraHeaders: [])
         #expect(waiters.count == 3)
         for waiter in waiters { waiter(Self.image(1)) }
         #expect(told.withLock { $0 } == [true, true, true])
@@ -97,11 +97,11 @@ import Testing
 
     @Test func abandonedRenderReleasesWaitersAndCanBeRetried() {
         let cache = ImageCache(capacity: 1 << 20)
-        _ = cache.lookup("a", url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter)
-        _ = cache.lookup("a", url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter)
-        #expect(cache.abandon("a").count == 1)
+        _ = cache.lookup(.init("a"), url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter)
+        _ = cache.lookup(.init("a"), url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter)
+        #expect(cache.abandon(.init("a")).count == 1)
         #expect(cache.answer(for: Self.url("1")) == nil)
-        guard case .mustRender = cache.lookup("a", url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter) else {
+        guard case .mustRender = cache.lookup(.init("a"), url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter) else {
             Issue.record("after abandon, the next lookup renders again")
             return
         }
@@ -180,9 +180,9 @@ import Testing
 
     @Test func imageLargerThanBudgetIsServedButNotKept() {
         let cache = ImageCache(capacity: 10)
-        _ = cache.lookup("a", url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter)
-        _ = cache.lookup("a", url: Self.url("2"), extraHeaders: [], waiter: Self.noWaiter)
-        #expect(cache.fulfil("a", with: Self.image(100), url: Self.url("1"), extraHeaders: []).count == 1)
+        _ = cache.lookup(.init("a"), url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter)
+        _ = cache.lookup(.init("a"), url: Self.url("2"), extraHeaders: [], waiter: Self.noWaiter)
+        #expect(cache.fulfil(.init("a"), with: Self.image(100), url: Self.url("1"), extraHeaders: []).count == 1)
         #expect(cache.answer(for: Self.url("1")) == nil)
         #expect(cache.usage.bytes == 0)
     }

@@ -1,0 +1,30 @@
+/// A dictionary key whose hash is worked out once, when it is made.
+///
+/// The cache's keys are strings of 50–100 bytes that one request looks up,
+/// inserts and removes in several dictionaries, and that an eviction meets
+/// again long after they were last touched: hashing them each time cost more
+/// than the lookups. The dictionaries hash the stored value instead, and
+/// compare the keys only when the hashes are equal. (The hash is the
+/// process's own seeded `hashValue`: never stored or sent.)
+@dynamicMemberLookup
+struct Prehashed<Value: Hashable & Sendable>: Hashable, Sendable {
+    let value: Value
+    private let hash: Int
+
+    init(_ value: Value) {
+        self.value = value
+        hash = value.hashValue
+    }
+
+    subscript<Field>(dynamicMember field: KeyPath<Value, Field>) -> Field {
+        value[keyPath: field]
+    }
+
+    static func == (lhs: Prehashed, rhs: Prehashed) -> Bool {
+        lhs.hash == rhs.hash && lhs.value == rhs.value
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(hash)
+    }
+}

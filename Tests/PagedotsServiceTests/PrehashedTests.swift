@@ -1,0 +1,24 @@
+@testable import PagedotsService
+import Testing
+
+/// Keys that carry their hash: they behave as the values they wrap.
+@Suite struct PrehashedTests {
+    @Test func equalValuesAreOneKeyAndOthersAreNot() {
+        let long = String(repeating: "v1;png;dots;p5;c2;", count: 5)
+        var table: [Prehashed<String>: Int] = [Prehashed(long): 1, Prehashed("a"): 2]
+        #expect(table[Prehashed(String(long))] == 1)
+        #expect(table[Prehashed("a")] == 2)
+        #expect(table[Prehashed("b")] == nil)
+        table[Prehashed(long)] = nil
+        #expect(table.count == 1)
+        #expect(Prehashed("a") != Prehashed("b"))
+        #expect(Prehashed("a").hashValue == Prehashed("a").hashValue)
+    }
+
+    @Test func fieldsReadThrough() {
+        let url = ImageCache.URLKey(ImageCache.URL(path: "/indicator", query: "pages=5"))
+        #expect(url.path == "/indicator" && url.query == "pages=5")
+        #expect(url == ImageCache.URLKey(ImageCache.URL(path: "/indicator", query: "pages=5")))
+        #expect(url != ImageCache.URLKey(ImageCache.URL(path: "/indicator.png", query: "pages=5")))
+    }
+}
