@@ -14,13 +14,20 @@ public final class ServerProcess: @unchecked Sendable {
             .deletingLastPathComponent().appendingPathComponent("pagedots")
     }
 
-    /// Starts `pagedots serve --port 0 arguments…` with `environment` only,
-    /// and waits for its "listening on" line, which names the port.
+    /// Starts `pagedots serve --port 0 arguments…` with `environment` only
+    /// (and AddressSanitizer's settings from the tests' own environment, so
+    /// that `scripts/sanitizers` turns leak detection off for the server as
+    /// for the tests), and waits for its "listening on" line, which names
+    /// the port. ThreadSanitizer's settings are not passed on: it cannot see
+    /// the standard library's `Mutex` on Linux and reports races under it,
+    /// and with `halt_on_error` those would end the server.
     public init(_ arguments: [String] = [], environment: [String: String] = [:]) throws {
         var pipe: [Int32] = [0, 0]
         guard Glibc.pipe(&pipe) == 0 else { throw ServerProcessError(message: "pipe failed: errno \(errno)") }
         let command = ["/usr/bin/timeout", "120", Self.executable.path, "serve", "--host", "127.0.0.1", "--port", "0"] + arguments
-        pid = try Self.spawn(command, environment: environment.map { "\($0.key)=\($0.value)" }, standardError: pipe[1])
+        let sanitizerSettings = ProcessInfo.processInfo.environment.filter { ["ASAN_OPTIONS", "LSAN_OPTIONS"].contains($0.key) }
+        let variables = environment.merging(sanitizerSettings) { given, _ in given }
+        pid = try Self.spawn(command, environment: variables.map { "\($0.key)=\($0.value)" }, standardError: pipe[1])
         close(pipe[1])
         errorOutput = pipe[0]
         var output: [UInt8] = []
