@@ -5,7 +5,7 @@ enum Digest {
     /// The algorithm, looked up once: OpenSSL 3's one-shot `SHA256()` looks it
     /// up on every call, under a lock, and that took longer than the hashing
     /// of a small PNG. (A fetched `EVP_MD` is immutable and thread-safe.)
-    nonisolated(unsafe) private static let sha256Algorithm = EVP_MD_fetch(nil, "SHA256", nil)
+    nonisolated(unsafe) private static let sha256Algorithm = EVP_MD_fetch(nil, "SHA256", nil) ?? EVP_sha256()
 
     /// The strong entity tag of a body: the first 128 bits of its SHA-256 in
     /// hex, quoted. Equal bytes give equal tags on every replica.
@@ -18,7 +18,9 @@ enum Digest {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         bytes.withUnsafeBufferPointer { input in
             digest.withUnsafeMutableBufferPointer { output in
-                _ = EVP_Digest(input.baseAddress, input.count, output.baseAddress, nil, sha256Algorithm, nil)
+                // A failure would give every image the same tag (and wrong 304s): stop instead.
+                let status = EVP_Digest(input.baseAddress, input.count, output.baseAddress, nil, sha256Algorithm, nil)
+                precondition(status == 1, "OpenSSL's SHA-256 failed")
             }
         }
         return digest

@@ -21,12 +21,12 @@ final class ImageCache: Sendable {
     typealias Waiter = @Sendable (CachedImage?) -> Void
 
     /// An image URL as sent: path and query, still percent-encoded.
-    struct URL: Hashable, Sendable {
+    struct SentURL: Hashable, Sendable {
         var path: String
         var query: String
     }
 
-    typealias URLKey = Prehashed<URL>
+    typealias URLKey = Prehashed<SentURL>
 
     /// An image's `IndicatorSpec.cacheKey`.
     typealias Key = Prehashed<String>

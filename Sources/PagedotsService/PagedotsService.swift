@@ -37,7 +37,7 @@ public final class PagedotsService: HTTPHandler {
     }
 
     public func handle(_ request: HTTPRequest, responder: HTTPResponder) {
-        let url = ImageCache.URLKey(ImageCache.URL(path: request.path, query: request.query))
+        let url = ImageCache.URLKey(ImageCache.SentURL(path: request.path, query: request.query))
         if Self.isReadOnly(request.method), let answer = cache.answer(for: url) {
             metrics.recordCacheHit()
             return Self.send(answer, ifNoneMatch: request.header("If-None-Match"), responder: responder)

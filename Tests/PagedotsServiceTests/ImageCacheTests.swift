@@ -13,7 +13,7 @@ import Testing
 
     /// A URL for the tests: `/indicator?<query>`.
     static func url(_ query: String) -> ImageCache.URLKey {
-        ImageCache.URLKey(ImageCache.URL(path: "/indicator", query: query))
+        ImageCache.URLKey(ImageCache.SentURL(path: "/indicator", query: query))
     }
 
     /// Bytes a URL adds: its path and query.

@@ -16,9 +16,9 @@ import Testing
     }
 
     @Test func fieldsReadThrough() {
-        let url = ImageCache.URLKey(ImageCache.URL(path: "/indicator", query: "pages=5"))
+        let url = ImageCache.URLKey(ImageCache.SentURL(path: "/indicator", query: "pages=5"))
         #expect(url.path == "/indicator" && url.query == "pages=5")
-        #expect(url == ImageCache.URLKey(ImageCache.URL(path: "/indicator", query: "pages=5")))
-        #expect(url != ImageCache.URLKey(ImageCache.URL(path: "/indicator.png", query: "pages=5")))
+        #expect(url == ImageCache.URLKey(ImageCache.SentURL(path: "/indicator", query: "pages=5")))
+        #expect(url != ImageCache.URLKey(ImageCache.SentURL(path: "/indicator.png", query: "pages=5")))
     }
 }
