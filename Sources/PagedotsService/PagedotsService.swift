@@ -59,6 +59,7 @@ public final class PagedotsService: HTTPHandler {
         } catch {
             // An image path with a bad @Nx: the method is checked first, as on every listed path.
             let refusal = Self.isReadOnly(request.method) ? ServiceError.badParameter(error) : .methodNotAllowed
+            metrics.recordCacheMiss()
             return responder.send(refusal.response(route: .indicator))
         }
         // A path that is not listed is 404 whatever the method (SPEC.md).
@@ -68,6 +69,8 @@ public final class PagedotsService: HTTPHandler {
             let parsed = try imageRequest(query: request.query, options: options)
             serveImage(parsed, url: url, ifNoneMatch: request.header("If-None-Match"), responder: responder)
         } catch {
+            // Not answered from the cache: a miss, as SPEC.md counts every image request.
+            metrics.recordCacheMiss()
             responder.send(error.response(route: .indicator))
         }
     }

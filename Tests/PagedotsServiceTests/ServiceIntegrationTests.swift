@@ -86,6 +86,27 @@ import TestSupport
         #expect(try metric("pagedots_cache_misses_total", port: server.port) == 1)
     }
 
+    @Test("Every image request is a hit or a miss, refusals included (SPEC.md's metrics)")
+    func everyImageRequestIsAHitOrAMiss() throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let client = try HTTPTestClient(port: server.port)
+        let requests: [(method: String, target: String, status: Int)] = [
+            ("GET", "/indicator?pages=3", 200), ("GET", "/indicator?pages=3", 200), ("HEAD", "/indicator?pages=3", 200),
+            ("GET", "/indicator?pages=0", 400), ("GET", "/indicator@5x?pages=3", 400),
+            ("GET", "/indicator?pages=1000&size=64", 400), ("POST", "/indicator?pages=3", 405),
+        ]
+        for request in requests {
+            client.request(request.target, method: request.method)
+            #expect(try client.readResponse(bodyless: request.method == "HEAD").status == request.status, "\(request)")
+        }
+        let metrics = try MetricsSnapshot(port: server.port)
+        #expect(metrics["pagedots_cache_hits_total"] == 2)
+        #expect(metrics["pagedots_cache_misses_total"] == 5)
+        let indicatorRequests = [200, 400, 405].compactMap { metrics["pagedots_requests_total{route=\"indicator\",status=\"\($0)\"}"] }
+        #expect(indicatorRequests.reduce(0, +) == Double(requests.count))
+    }
+
     @Test func conditionalAndHeadRequests() throws {
         let server = try ServerProcess()
         defer { server.stop() }
