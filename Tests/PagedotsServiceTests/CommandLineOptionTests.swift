@@ -50,6 +50,15 @@ import Testing
         #expect(error.message == message)
     }
 
+    @Test(arguments: [
+        (["--help"], true), (["-h"], true), (["help"], true), (["serve", "--help"], true),
+        (["render", "--help"], true), (["sign", "pages=5", "-h"], true), (["--port", "8080", "--help"], true),
+        ([], false), (["serve", "--port", "8080"], false), (["render", "pages=5&current=2"], false),
+    ])
+    func helpIsAskedForAnywhere(arguments: [String], asks: Bool) {
+        #expect(PagedotsCommand.asksForHelp(arguments) == asks)
+    }
+
     @Test func helpNamesEveryFlagAndVariable() {
         let help = PagedotsCommand.helpText
         for option in CommandLineOption.all {

@@ -5,6 +5,10 @@ public enum PagedotsCommand {
     /// Runs the subcommand named by `arguments` (without the program name)
     /// and returns the exit status.
     public static func run(_ arguments: [String]) -> Int32 {
+        if asksForHelp(arguments) {
+            writeOut(helpText)
+            return 0
+        }
         let command = arguments.first ?? "serve"
         let rest = Array(arguments.dropFirst())
         switch command {
@@ -12,9 +16,6 @@ public enum PagedotsCommand {
         case "render": return RenderCommand.run(rest)
         case "health": return HealthCommand.run(rest)
         case "sign": return SignCommand.run(rest)
-        case "--help", "-h", "help":
-            writeOut(helpText)
-            return 0
         case "--version":
             writeOut("pagedots \(pagedotsVersion)\n")
             return 0
@@ -22,6 +23,12 @@ public enum PagedotsCommand {
             if command.hasPrefix("--") { return ServeCommand.run(arguments) }
             return fail("unknown command \(command); see pagedots --help")
         }
+    }
+
+    /// `pagedots help`, or `--help`/`-h` anywhere: `pagedots serve --help`
+    /// and `pagedots render --help` help too, rather than failing.
+    static func asksForHelp(_ arguments: [String]) -> Bool {
+        arguments.first == "help" || arguments.contains("--help") || arguments.contains("-h")
     }
 
     static let helpText = """
