@@ -39,8 +39,9 @@ public struct PathOptions: Hashable, Sendable {
 /// Parses image URLs: the path suffix and the query string (docs/parameters.md).
 public enum IndicatorQuery {
     /// The options fixed by an image path, or nil when `path` is not an image
-    /// path: `/indicator`, then optionally `@Nx` (N digits), then optionally
-    /// `.png` or `.svg`. Throws about `scale` when N is outside its range.
+    /// path: `/indicator`, then optionally `@Nx`, then optionally `.png` or
+    /// `.svg`. Throws about `scale` when N is not an integer from 1 to 4
+    /// (`@5x`, `@1.5x`, `@x`: clearly aimed at an image, so a 400, not a 404).
     public static func pathOptions(forPath path: Substring) throws(ParameterError) -> PathOptions? {
         var rest = path.utf8[...]
         for byte in "/indicator".utf8 {
@@ -52,10 +53,8 @@ public enum IndicatorQuery {
             rest = rest.dropLast(1 + format.rawValue.utf8.count)
         }
         guard !rest.isEmpty else { return options }
-        let digits = rest.dropFirst().dropLast()
-        guard rest.first == UInt8(ascii: "@"), rest.last == UInt8(ascii: "x"), DecimalText.integer(digits) != nil
-        else { return nil }
-        let value = ParameterValue(ParameterName.scale.definition, raw: Array(digits)[...])
+        guard rest.count >= 2, rest.first == UInt8(ascii: "@"), rest.last == UInt8(ascii: "x") else { return nil }
+        let value = ParameterValue(ParameterName.scale.definition, raw: Array(rest.dropFirst().dropLast())[...])
         options.scale = try value.integer(note: "in the path's @Nx")
         return options
     }
