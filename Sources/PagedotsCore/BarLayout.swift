@@ -8,7 +8,7 @@
 /// line of text, the line runs down the left side and the titles stand to
 /// its right, since text is never turned. Titles keep a gap of twice the
 /// line's thickness from it.
-struct BarRow: RowLayout {
+struct BarLayout: RowLayout {
     let spec: IndicatorSpec
     let isColumn: Bool
     /// A segment's length along the row.
