@@ -60,13 +60,13 @@ struct BarLayout: RowLayout {
             .fill(linePath(transform.rect(track)), spec.inactive),
             .fill(linePath(transform.rect(line)), spec.color),
         ]
-        for (page, title) in (spec.labels ?? []).prefix(spec.pages).enumerated() where !title.isEmpty {
+        for (page, title) in (spec.labels ?? []).prefix(spec.pages).enumerated() where !title.text.isEmpty {
             let box = Rect(x: segmentStart(page), y: labelStart, width: segmentLength, height: labelDepth)
             let isCurrent = page == spec.current
             var readable = spec.inactive
             readable.alpha = 255
             items.append(.text(TextRun(
-                text: title, box: transform.rect(box), fontSize: fontSize,
+                text: title.text, box: transform.rect(box), fontSize: fontSize,
                 weight: isCurrent ? .semibold : .regular, color: isCurrent ? spec.color : readable
             )))
         }

@@ -105,7 +105,7 @@ public final class PagedotsService: HTTPHandler {
             }
             Self.send(ImageCache.Answer(image: image, extraHeaders: extraHeaders), ifNoneMatch: ifNoneMatch, responder: responder)
         }
-        let key = ImageCache.Key(parsed.spec.cacheKey)
+        let key = ImageCache.Key(parsed.spec)
         switch cache.lookup(key, url: url, extraHeaders: extraHeaders, waiter: answer) {
         case .hit(let image):
             metrics.recordCacheHit()
