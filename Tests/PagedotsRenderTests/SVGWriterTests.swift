@@ -24,9 +24,11 @@ struct SVGWriterTests {
     }
 
     @Test func rsvgRejectsMalformedXML() {
-        #expect(throws: Rasteriser.Failure.self) {
+        let failure = #expect(throws: Rasteriser.Failure.self) {
             try Rasteriser.rsvg(Array("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"2\" height=\"2\"><path d=\"M0 0\"></svg>".utf8), zoom: 1)
         }
+        // rsvg-convert's complaint is in the failure, not on the test run's output.
+        #expect(failure?.description.contains("It said: Error reading SVG") == true, "\(failure.map(String.init(describing:)) ?? "no failure")")
     }
 
     @Test func sameDrawingGivesTheSameBytes() {
@@ -92,10 +94,11 @@ enum Rasteriser {
         guard let directory = mkdtemp(&template).map({ String(cString: $0) }) else {
             throw Failure(description: "cannot make a temporary directory")
         }
-        let input = directory + "/in.svg", output = directory + "/out.png"
+        let input = directory + "/in.svg", output = directory + "/out.png", errors = directory + "/stderr.txt"
         defer {
             unlink(input)
             unlink(output)
+            unlink(errors)
             rmdir(directory)
         }
         guard let file = fopen(input, "wb") else { throw Failure(description: "cannot write \(input)") }
@@ -104,15 +107,21 @@ enum Rasteriser {
         let arguments = ["rsvg-convert", "--zoom=\(zoom)", "--output=\(output)", input]
         var argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // Its standard error goes to a file, and from there into the failure's description.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, "rsvg-convert", nil, nil, &argv, environ)
+        let spawned = posix_spawnp(&pid, "rsvg-convert", &actions, nil, &argv, environ)
         guard spawned == 0 else {
             throw Failure(description: "cannot run rsvg-convert (\(String(cString: strerror(spawned)))): install the Debian package librsvg2-bin")
         }
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         guard status == 0, let image = TestImages.readPNG(output) else {
-            throw Failure(description: "rsvg-convert failed (wait status \(status)) on:\n\(String(decoding: svg, as: UTF8.self))")
+            let said = String(decoding: TestImages.readFile(errors) ?? [], as: UTF8.self)
+            throw Failure(description: "rsvg-convert failed (wait status \(status)) on:\n\(String(decoding: svg, as: UTF8.self))\nIt said: \(said)")
         }
         return image
     }
