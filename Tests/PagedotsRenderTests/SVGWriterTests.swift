@@ -11,7 +11,7 @@ struct SVGWriterTests {
         ["dots-2x", "dots-colors-bg-2x", "pill-outline-3x", "shape-star-outline-ttb-2x", "shape-heart-3x",
          "scroll-middle-2x", "progress-outline-rounded-2x", "progress-rtl-1x", "bar-labels-2x",
          "bar-labels-long-rtl-2x", "bar-labels-ttb-dark-2x"].contains(golden.name)
-    }
+    } + GoldenTests.scriptCases
 
     @Test(arguments: cases)
     func rasterisedSVGMatchesThePNG(_ golden: GoldenTests.Case) throws {
@@ -54,7 +54,22 @@ struct SVGWriterTests {
         let bar = spec(pages: 2) { $0.style = .bar; $0.labels = ["Ab", "Cd"] }
         let text = String(decoding: SVGWriter().svg(for: IndicatorLayout.drawing(for: bar)), as: UTF8.self)
         #expect(!text.contains("<text") && !text.contains("Ab"))
-        #expect(text.components(separatedBy: "<path").count - 1 == 4)
+        // The track, the line, and four glyphs defined and used once each.
+        #expect(text.count(of: "<path") == 6)
+        #expect(text.count(of: "<path id=\"g") == 4 && text.count(of: "<use ") == 4)
+    }
+
+    @Test func aGlyphUsedMoreThanOnceIsDefinedOnce() {
+        // "aa" is the current title (semibold), "aba" regular: three distinct
+        // glyphs (semibold a, regular a, regular b) in five places.
+        let bar = spec(pages: 2) { $0.style = .bar; $0.current = 0; $0.labels = ["aa", "aba"] }
+        let text = String(decoding: SVGWriter().svg(for: IndicatorLayout.drawing(for: bar)), as: UTF8.self)
+        #expect(text.count(of: "<path id=\"g") == 3)
+        #expect(text.count(of: "<use ") == 5)
+        let definitions = text.components(separatedBy: "</defs>")
+        #expect(definitions.count == 2, "one <defs>, before the uses")
+        #expect(definitions.first.map { $0.contains("<path id=\"g3\"") && !$0.contains("<use") } == true)
+        #expect(text.count(of: "href=\"#g1\"") == 2 && text.count(of: "href=\"#g2\"") == 2 && text.count(of: "href=\"#g3\"") == 1)
     }
 
     @Test(arguments: [
@@ -67,6 +82,11 @@ struct SVGWriterTests {
 }
 
 extension String {
+    /// How many times `piece` occurs, not overlapping.
+    func count(of piece: String) -> Int {
+        components(separatedBy: piece).count - 1
+    }
+
     /// The pieces between occurrences of `separator` (no Foundation here).
     func components(separatedBy separator: String) -> [Substring] {
         var pieces: [Substring] = []
