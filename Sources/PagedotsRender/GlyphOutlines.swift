@@ -6,12 +6,17 @@ import PagedotsCore
 ///
 /// Each face is made from its file and index alone (see `FontFaceID`), and
 /// glyphs are read unhinted with hint metrics off, so an outline is the same
-/// at every scale and on every machine with the same font file. Keeps Cairo
-/// state, so it is not `Sendable`: one per `TextLayoutEngine`.
+/// at every scale and on every machine with the same font file. Everything is
+/// read at one size, `readingSize`, and scaled: one Cairo font per face
+/// serves every size, and outlines keep the precision of a large em (FreeType
+/// rounds them to 1/64 of a unit at the size it reads). Keeps Cairo state, so
+/// it is not `Sendable`: one per `TextLayoutEngine`.
 final class GlyphOutlines {
     /// Outlines kept at most; past that the store starts again (titles can
-    /// ask for any size, so the keys are unbounded).
+    /// ask for any size and any glyph, so the keys are unbounded).
     static let capacity = 4096
+    /// The size, in points, at which faces are read.
+    static let readingSize = 1000.0
 
     private let surface: OpaquePointer
     private let context: OpaquePointer
@@ -47,11 +52,11 @@ final class GlyphOutlines {
     /// y down; empty for a blank glyph or a face that cannot be read.
     func outline(of key: GlyphKey) -> Path {
         if let known = outlines[key] { return known }
-        guard select(key.face, size: key.size) else { return Path() }
+        guard select(key.face) else { return Path() }
         var glyph = cairo_glyph_t(index: UInt(key.glyph), x: 0, y: 0)
         cairo_new_path(context)
         cairo_glyph_path(context, &glyph, 1)
-        let outline = CairoPath.copy(from: context)
+        let outline = Self.scaled(CairoPath.copy(from: context), by: key.size / Self.readingSize)
         if outlines.count >= Self.capacity { outlines.removeAll(keepingCapacity: true) }
         outlines[key] = outline
         return outline
@@ -60,18 +65,32 @@ final class GlyphOutlines {
     /// The face's ascent and descent (both positive, points) at `size`;
     /// nil when the face cannot be read.
     func extents(of face: FontFaceID, size: Double) -> (ascent: Double, descent: Double)? {
-        guard select(face, size: size) else { return nil }
+        guard select(face) else { return nil }
         var extents = cairo_font_extents_t()
         cairo_font_extents(context, &extents)
-        return (extents.ascent, extents.descent)
+        let scale = size / Self.readingSize
+        return (extents.ascent * scale, extents.descent * scale)
     }
 
-    /// Makes `face` at `size` the context's font; false when the face cannot be read.
-    private func select(_ id: FontFaceID, size: Double) -> Bool {
+    /// Makes `face` at the reading size the context's font; false when the face cannot be read.
+    private func select(_ id: FontFaceID) -> Bool {
         guard let face = face(for: id) else { return false }
         cairo_set_font_face(context, face)
-        cairo_set_font_size(context, size)
+        cairo_set_font_size(context, Self.readingSize)
         return true
+    }
+
+    /// `path` with every coordinate multiplied by `factor`.
+    private static func scaled(_ path: Path, by factor: Double) -> Path {
+        func scaled(_ point: Point) -> Point { Point(x: point.x * factor, y: point.y * factor) }
+        return Path(path.elements.map { element in
+            switch element {
+            case .move(let p): .move(scaled(p))
+            case .line(let p): .line(scaled(p))
+            case .curve(let c1, let c2, let p): .curve(scaled(c1), scaled(c2), scaled(p))
+            case .close: .close
+            }
+        })
     }
 
     /// The Cairo face for `id`, made on first use; nil when the file cannot be read.

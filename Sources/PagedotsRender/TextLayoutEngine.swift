@@ -12,7 +12,10 @@ import PagedotsCore
 /// fontconfig finds. Titles are semibold or regular; a face with no heavier
 /// weight than regular is emboldened for a semibold title. Text is unhinted,
 /// with hint metrics off and glyph positions unrounded, so the layout and the
-/// outlines are the same at every scale.
+/// outlines are the same at every scale, and a line at any size is the line
+/// at `layoutSize` scaled: text is laid out at that one size only, so Pango
+/// and fontconfig find fonts for two descriptions (regular, semibold) once,
+/// not for every size a URL can ask for.
 ///
 /// Each instance owns its Pango font map and context (never shared), so it
 /// is not `Sendable`: use one per thread, as the renderers do.
@@ -20,6 +23,8 @@ public final class TextLayoutEngine {
     /// The font families asked of fontconfig, in order of preference.
     public static let families = ["DejaVu Sans", "Noto Sans Thai UI", "Noto Sans Devanagari UI", "WenQuanYi Micro Hei"]
 
+    /// The one font size, in points, at which text is laid out (then scaled).
+    static let layoutSize = 1000.0
     /// Pango units per point (`PANGO_SCALE`).
     private static let unitsPerPoint = 1024.0
     /// Pango's "no glyph needed" glyph, for a zero-width character (`PANGO_GLYPH_EMPTY`).
@@ -60,31 +65,40 @@ public final class TextLayoutEngine {
     /// cut short with "…" at its logical end (the left for right-to-left
     /// text) when wider than the box.
     public func glyphRun(for run: TextRun) -> GlyphRun {
-        setUp(run.text, fontSize: run.fontSize, weight: run.weight, width: run.box.width.isFinite ? max(0, run.box.width) : 0)
+        guard let scale = Self.scale(for: run.fontSize) else {
+            return GlyphRun(glyphs: [], color: run.color, advance: 0, unknownGlyphCount: 0)
+        }
+        setUp(run.text, weight: run.weight, width: run.box.width.isFinite ? max(0, run.box.width) / scale : 0)
         let runs = lineRuns()
-        let advance = Self.advance(of: runs)
-        let extents = primaryFace(weight: run.weight, fontSize: run.fontSize)
-            .flatMap { outlines.extents(of: $0.face, size: $0.size) } ?? (ascent: 0, descent: 0)
+        let advance = Self.advance(of: runs) * scale
+        let extents = primaryFace(weight: run.weight).flatMap { outlines.extents(of: $0, size: run.fontSize) }
+            ?? (ascent: 0, descent: 0)
         let start = Point(x: run.box.midX - advance / 2, y: run.box.midY + (extents.ascent - extents.descent) / 2)
         return GlyphRun(
-            glyphs: glyphs(of: runs, from: start, weight: run.weight), color: run.color, advance: advance,
+            glyphs: glyphs(of: runs, from: start, fontSize: run.fontSize, weight: run.weight),
+            color: run.color, advance: advance,
             unknownGlyphCount: Int(pango_layout_get_unknown_glyphs_count(layout))
         )
     }
 
     /// How far `text` on one line moves the pen, in points: its width with
-    /// no box to fit (so no ellipsis), for sizing a canvas to text. Advances
-    /// are unhinted, so they grow with the size (each glyph's to 1/1024
-    /// point): a table of per-em advances for code without Pango is best
-    /// measured at a large size and divided by it.
+    /// no box to fit (so no ellipsis), for sizing a canvas to text. It is
+    /// proportional to `fontSize` (text is laid out at one size and scaled),
+    /// so a table of advances per em for code without Pango is this at size 1.
     public func advance(of text: String, fontSize: Double, weight: FontWeight) -> Double {
-        setUp(text, fontSize: fontSize, weight: weight, width: nil)
-        return Self.advance(of: lineRuns())
+        guard let scale = Self.scale(for: fontSize) else { return 0 }
+        setUp(text, weight: weight, width: nil)
+        return Self.advance(of: lineRuns()) * scale
     }
 
-    /// Gives the layout its text and font, and the width to ellipsise at (none when nil).
-    private func setUp(_ text: String, fontSize: Double, weight: FontWeight, width: Double?) {
-        let description = Self.fontDescription(fontSize: fontSize, weight: weight)
+    /// `fontSize` over `layoutSize`; nil for a size that is not a finite positive number.
+    private static func scale(for fontSize: Double) -> Double? {
+        fontSize.isFinite && fontSize > 0 ? fontSize / layoutSize : nil
+    }
+
+    /// Gives the layout its text and font, and the width (at `layoutSize`) to ellipsise at (none when nil).
+    private func setUp(_ text: String, weight: FontWeight, width: Double?) {
+        let description = Self.fontDescription(weight: weight)
         defer { pango_font_description_free(description) }
         pango_layout_set_font_description(layout, description)
         pango_layout_set_width(layout, width.map { Self.units($0) } ?? -1)
@@ -93,12 +107,12 @@ public final class TextLayoutEngine {
         pango_layout_set_text(layout, text, Int32(clamping: text.utf8.count))
     }
 
-    /// The family list, weight and size, the size absolute (points, not scaled by a resolution).
-    private static func fontDescription(fontSize: Double, weight: FontWeight) -> OpaquePointer? {
+    /// The family list and weight at `layoutSize`, an absolute size (points, not scaled by a resolution).
+    private static func fontDescription(weight: FontWeight) -> OpaquePointer? {
         guard let description = pango_font_description_new() else { return nil }
         pango_font_description_set_family(description, families.joined(separator: ","))
         pango_font_description_set_weight(description, weight == .semibold ? PANGO_WEIGHT_SEMIBOLD : PANGO_WEIGHT_NORMAL)
-        pango_font_description_set_absolute_size(description, fontSize.isFinite ? max(0, fontSize) * unitsPerPoint : 0)
+        pango_font_description_set_absolute_size(description, layoutSize * unitsPerPoint)
         return description
     }
 
@@ -132,8 +146,9 @@ public final class TextLayoutEngine {
         points(runs.reduce(0) { total, run in run.glyphs.reduce(total) { $0 + Int($1.geometry.width) } })
     }
 
-    /// The glyphs with ink of `runs`, the line's left end on the baseline at `start`.
-    private func glyphs(of runs: [LineRun], from start: Point, weight: FontWeight) -> [PositionedGlyph] {
+    /// The glyphs with ink of `runs` at `fontSize`, the line's left end on the baseline at `start`.
+    private func glyphs(of runs: [LineRun], from start: Point, fontSize: Double, weight: FontWeight) -> [PositionedGlyph] {
+        let scale = fontSize / Self.layoutSize
         var glyphs: [PositionedGlyph] = []
         var pen = 0
         for run in runs {
@@ -143,46 +158,45 @@ public final class TextLayoutEngine {
                 guard let face, info.glyph != Self.emptyGlyph else { continue }
                 // A character no font covers: the font's own "missing glyph" (glyph 0).
                 let glyph = info.glyph & Self.unknownGlyphFlag != 0 ? 0 : info.glyph
-                let key = GlyphKey(face: face.face, size: face.size, glyph: glyph)
+                let key = GlyphKey(face: face, size: fontSize, glyph: glyph)
                 let outline = outlines.outline(of: key)
                 guard !outline.elements.isEmpty else { continue }
                 // Pango's glyph offsets are y down; a run's rise is y up.
                 glyphs.append(PositionedGlyph(key: key, outline: outline, origin: Point(
-                    x: start.x + Self.points(pen + Int(info.geometry.x_offset)),
-                    y: start.y + Self.points(Int(info.geometry.y_offset) - run.rise)
+                    x: start.x + Self.points(pen + Int(info.geometry.x_offset)) * scale,
+                    y: start.y + Self.points(Int(info.geometry.y_offset) - run.rise) * scale
                 )))
             }
         }
         return glyphs
     }
 
-    /// The face and size of the first family that fontconfig finds (DejaVu
-    /// Sans where installed), whose ascent and descent place the baseline.
-    private func primaryFace(weight: FontWeight, fontSize: Double) -> (face: FontFaceID, size: Double)? {
-        guard let description = Self.fontDescription(fontSize: fontSize, weight: weight) else { return nil }
+    /// The face of the first family that fontconfig finds (DejaVu Sans
+    /// where installed), whose ascent and descent place the baseline.
+    private func primaryFace(weight: FontWeight) -> FontFaceID? {
+        guard let description = Self.fontDescription(weight: weight) else { return nil }
         defer { pango_font_description_free(description) }
         guard let font = pango_font_map_load_font(fontMap, context, description) else { return nil }
         defer { g_object_unref(font) }
         return Self.face(of: font, weight: weight)
     }
 
-    /// The file, index and size of a font Pango chose, from its fontconfig
+    /// The file and index of a font Pango chose, from its fontconfig
     /// pattern; emboldened when a semibold title gets a face no heavier than
     /// medium. nil for a font that fontconfig did not provide.
-    private static func face(of font: UnsafeMutablePointer<PangoFont>?, weight: FontWeight) -> (face: FontFaceID, size: Double)? {
+    private static func face(of font: UnsafeMutablePointer<PangoFont>?, weight: FontWeight) -> FontFaceID? {
         guard let font,
               g_type_check_instance_is_a(UnsafeMutableRawPointer(font).assumingMemoryBound(to: GTypeInstance.self), pango_fc_font_get_type()) != 0,
               let pattern = pango_fc_font_get_pattern(UnsafeMutableRawPointer(font).assumingMemoryBound(to: PangoFcFont.self))
         else { return nil }
         var file: UnsafeMutablePointer<FcChar8>?
-        var index: Int32 = 0, fontWeight: Int32 = 0, size = 0.0
-        guard FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file,
-              FcPatternGetDouble(pattern, FC_PIXEL_SIZE, 0, &size) == FcResultMatch else { return nil }
+        var index: Int32 = 0, fontWeight: Int32 = 0
+        guard FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file else { return nil }
         _ = FcPatternGetInteger(pattern, FC_INDEX, 0, &index)
         let weighs = FcPatternGetInteger(pattern, FC_WEIGHT, 0, &fontWeight) == FcResultMatch
         let emboldened = weight == .semibold && weighs && fontWeight <= FC_WEIGHT_MEDIUM
         let path = String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self))
-        return (FontFaceID(file: path, index: Int(index), emboldened: emboldened), size)
+        return FontFaceID(file: path, index: Int(index), emboldened: emboldened)
     }
 
     /// Pango units in points.

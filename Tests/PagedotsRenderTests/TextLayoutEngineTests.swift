@@ -101,13 +101,18 @@ struct TextLayoutEngineTests {
     }
 
     @Test func advancesScaleWithTheFontSize() {
-        // Unhinted and unrounded: twice the size, twice the advance (to Pango's 1/1024 point).
+        // Laid out at one size and scaled: an advance per em (size 1) times
+        // any size is the advance at that size, as a table of metrics needs.
         for text in ["3 / 7", "1\u{2009}/\u{2009}12", "Profile", "首页"] {
             for weight in [FontWeight.regular, .semibold] {
-                let small = engine.advance(of: text, fontSize: 12, weight: weight)
-                let large = engine.advance(of: text, fontSize: 24, weight: weight)
-                #expect(small > 0 && abs(large - 2 * small) < 0.01, "\(text), \(weight): \(small) and \(large)")
+                let perEm = engine.advance(of: text, fontSize: 1, weight: weight)
+                for size in [7.5, 12, 96] {
+                    let advance = engine.advance(of: text, fontSize: size, weight: weight)
+                    #expect(perEm > 0 && abs(advance - perEm * size) < 1e-9, "\(text), \(weight) at \(size): \(advance)")
+                }
             }
         }
+        #expect(engine.advance(of: "Home", fontSize: 0, weight: .regular) == 0)
+        #expect(engine.advance(of: "Home", fontSize: .nan, weight: .regular) == 0)
     }
 }
