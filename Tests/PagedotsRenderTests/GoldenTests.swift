@@ -78,7 +78,7 @@ struct GoldenTests {
     /// A bar with titles in each script but Latin (that one is `bar-labels-2x`), the second current.
     static let scriptCases = ScriptTitles.all.filter { $0.script != "latin" }.map { sample in
         Case(name: "bar-labels-\(sample.script)-2x", spec: spec(pages: 3) {
-            $0.current = 1; $0.style = .bar; $0.scale = 2; $0.labels = sample.titles
+            $0.current = 1; $0.style = .bar; $0.scale = 2; $0.labels = sample.titles.map { Label($0) }
         })
     }
 
