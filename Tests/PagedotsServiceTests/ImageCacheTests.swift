@@ -1,4 +1,4 @@
-import HTTPServer
+@testable import HTTPServer
 import Synchronization
 import Testing
 import PagedotsCore
@@ -212,18 +212,32 @@ import PagedotsCore
 
     @Test func ifNoneMatchComparesWeakly() {
         let tag = image.entityTag
-        #expect(image.isMatched(byIfNoneMatch: tag))
-        #expect(image.isMatched(byIfNoneMatch: "W/\(tag)"))
-        #expect(image.isMatched(byIfNoneMatch: "\"other\", \(tag) "))
-        #expect(image.isMatched(byIfNoneMatch: "*"))
-        #expect(!image.isMatched(byIfNoneMatch: "\"other\""))
-        #expect(!image.isMatched(byIfNoneMatch: String(tag.dropLast())))
-        #expect(!image.isMatched(byIfNoneMatch: ""))
+        let matches = { (value: String) in Representations.Variant.matches(tag, ifNoneMatch: value) }
+        #expect(matches(tag))
+        #expect(matches("W/\(tag)"))
+        #expect(matches("\"other\", \(tag) "))
+        #expect(matches("\t\(tag)\t,\"other\""))
+        #expect(matches("*"))
+        #expect(!matches("\"other\""))
+        #expect(!matches(String(tag.dropLast())))
+        #expect(!matches(""))
+        #expect(!matches(Representations.Variant.gzipTag(of: tag)))
     }
 
     @Test func responsesCarryTheCachingHeaders() {
-        #expect(image.ok.status == 200)
-        #expect(image.notModified.status == 304)
+        #expect(image.responses.identity.ok.status == 200)
+        #expect(image.responses.identity.notModified?.status == 304)
         #expect(image.byteCount > 20)
+    }
+
+    @Test("A PNG has one variant; an SVG also a gzip one, counted in the budget")
+    func onlyTextHasAGzipVariant() throws {
+        #expect(image.responses.gzip == nil)
+        let svg = CachedImage(image: EncodedImage(bytes: GzipTests.text, contentType: "image/svg+xml"))
+        let gzip = try #require(svg.responses.gzip)
+        #expect(gzip.entityTag == Representations.Variant.gzipTag(of: svg.entityTag))
+        #expect(gunzip(gzip.ok.body) == GzipTests.text)
+        #expect(svg.responseBytes == svg.responses.identity.byteCount + gzip.byteCount)
+        #expect(svg.byteCount == svg.responseBytes + CachedImage.heapOverhead + CachedImage.variantOverhead)
     }
 }
