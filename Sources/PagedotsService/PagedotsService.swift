@@ -11,6 +11,9 @@ public final class PagedotsService: HTTPHandler {
     private let fixedResponses: [Route: Representations]
     private let notFound: PreparedResponse
     private let signer: URLSigner?
+    /// nil when `--client-miss-rate` is 0.
+    private let missLimiter: MissRateLimiter?
+    private let trustedProxies: TrustedProxies
 
     /// The observer to give the server, so that `/metrics` sees every response.
     public var observer: any HTTPServerObserver { metrics }
@@ -22,12 +25,20 @@ public final class PagedotsService: HTTPHandler {
         )
     }
 
-    /// A service drawing on `renderPool` (tests hold its threads to fill its queue).
-    init(configuration: ServiceConfiguration, renderPool: RenderPool) {
+    /// A service drawing on `renderPool` (tests hold its threads to fill its
+    /// queue), its clients' miss rates counted on `missClock` (nanoseconds).
+    init(
+        configuration: ServiceConfiguration, renderPool: RenderPool,
+        missClock: @escaping @Sendable () -> Int64 = MissRateLimiter.monotonicNanoseconds
+    ) {
         cache = ImageCache(capacity: configuration.cacheBytes)
         self.renderPool = renderPool
         metrics = Metrics(version: configuration.version)
         signer = configuration.signer
+        missLimiter = configuration.clientMissRate > 0
+            ? MissRateLimiter(perSecond: configuration.clientMissRate, clock: missClock)
+            : nil
+        trustedProxies = configuration.trustedProxies
         // The documents are compressed here, once; tagged, so that a cache
         // that keeps them for their five minutes can revalidate them.
         fixedResponses = [
@@ -133,11 +144,24 @@ public final class PagedotsService: HTTPHandler {
             Self.send(ImageCache.Answer(image: image, extraHeaders: extraHeaders), to: request, responder: responder)
         }
         let key = ImageCache.Key(parsed.spec)
-        switch cache.lookup(key, url: url, extraHeaders: extraHeaders, waiter: answer) {
+        // Only a request that would have its image drawn takes a token from its client.
+        let client = missLimiter.map { _ in trustedProxies.client(of: request) }
+        var refusal: MissRateLimiter.Decision = .allowed
+        let lookup = cache.lookup(key, url: url, extraHeaders: extraHeaders, waiter: answer) {
+            if let missLimiter, let client { refusal = missLimiter.take(for: client) }
+            return refusal == .allowed
+        }
+        switch lookup {
         case .hit(let image):
             answer(image)
             return .hit
         case .joined:
+            return .miss
+        case .refused:
+            metrics.recordRateLimited()
+            if case .refused(let seconds) = refusal {
+                responder.send(ServiceError.tooManyNewImages(retryAfter: seconds).response(route: .indicator))
+            }
             return .miss
         case .mustRender:
             let spec = parsed.spec

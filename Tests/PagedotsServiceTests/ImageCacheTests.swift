@@ -42,11 +42,42 @@ import PagedotsCore
     ) -> Bool {
         switch cache.lookup(Self.key(name), url: url, extraHeaders: extraHeaders, waiter: noWaiter) {
         case .hit: return true
-        case .joined: return false
+        case .joined, .refused: return false
         case .mustRender:
             _ = cache.fulfil(Self.key(name), with: image(), url: url, extraHeaders: extraHeaders)
             return false
         }
+    }
+
+    @Test("mayRender is asked only when the image would be drawn; a refusal registers nothing")
+    func aRefusedRenderLeavesNoTrace() {
+        let cache = ImageCache(capacity: 1 << 20)
+        var asked = 0
+        let refuse = { () -> Bool in
+            asked += 1
+            return false
+        }
+        guard case .refused = cache.lookup(Self.key("a"), url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter, mayRender: refuse) else {
+            Issue.record("a refused render must say so")
+            return
+        }
+        #expect(asked == 1)
+        // Nobody is drawing it: the next request must draw it, not wait.
+        guard case .mustRender = cache.lookup(Self.key("a"), url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter) else {
+            Issue.record("after a refusal, the image must be drawn by the next request")
+            return
+        }
+        // Joining the render in progress, and a hit, do not ask.
+        guard case .joined = cache.lookup(Self.key("a"), url: Self.url("2"), extraHeaders: [], waiter: Self.noWaiter, mayRender: refuse) else {
+            Issue.record("a second request must join the render")
+            return
+        }
+        _ = cache.fulfil(Self.key("a"), with: Self.image(10), url: Self.url("1"), extraHeaders: [])
+        guard case .hit = cache.lookup(Self.key("a"), url: Self.url("3"), extraHeaders: [], waiter: Self.noWaiter, mayRender: refuse) else {
+            Issue.record("a drawn image must be a hit")
+            return
+        }
+        #expect(asked == 1)
     }
 
     @Test func missThenHit() {

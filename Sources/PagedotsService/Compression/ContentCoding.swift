@@ -59,12 +59,12 @@ enum ContentCoding: Equatable, Sendable {
         /// Reads one list member: `coding *( OWS ";" OWS parameter )`.
         mutating func read(_ member: Substring) {
             var parts = member.split(separator: ";", omittingEmptySubsequences: false).makeIterator()
-            guard let coding = parts.next().map(ContentCoding.trimmed), !coding.isEmpty else { return }
+            guard let coding = parts.next()?.trimmingSpacesAndTabs, !coding.isEmpty else { return }
             var weight = Self.one
             while let parameter = parts.next() {
                 let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard ContentCoding.trimmed(pair[0]).lowercased() == "q" else { continue }
-                guard pair.count == 2, let parsed = Self.qvalue(ContentCoding.trimmed(pair[1])) else { return }
+                guard pair[0].trimmingSpacesAndTabs.lowercased() == "q" else { continue }
+                guard pair.count == 2, let parsed = Self.qvalue(pair[1].trimmingSpacesAndTabs) else { return }
                 weight = parsed
             }
             switch coding.lowercased() {
@@ -91,13 +91,5 @@ enum ContentCoding: Equatable, Sendable {
             }
             return thousandths
         }
-    }
-
-    /// `text` without spaces and tabs on either side.
-    private static func trimmed(_ text: Substring) -> Substring {
-        let isWhitespace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let start = text.firstIndex(where: { !isWhitespace($0) }),
-              let end = text.lastIndex(where: { !isWhitespace($0) }) else { return "" }
-        return text[start...end]
     }
 }

@@ -51,8 +51,7 @@ final class Representations: Sendable {
         /// RFC 9110 §13.1.2 asks; `*` matches any).
         static func matches(_ tag: String, ifNoneMatch value: String) -> Bool {
             for candidate in value.split(separator: ",") {
-                var listed = candidate.drop { $0 == " " || $0 == "\t" }
-                while let last = listed.last, last == " " || last == "\t" { listed = listed.dropLast() }
+                var listed = candidate.trimmingSpacesAndTabs
                 if listed == "*" { return true }
                 if listed.hasPrefix("W/") { listed = listed.dropFirst(2) }
                 if listed == tag { return true }

@@ -64,7 +64,8 @@ enum OpenAPIDocument {
         A known parameter given twice, a value out of range, or a combination that cannot be drawn is a \
         `400` whose one-line plain-text body names the parameter. When the service runs with a signing \
         key, image URLs must end with `&sig=`, the unpadded base64url HMAC-SHA256 of the query before it; \
-        a missing or wrong signature is a `403`. Any method other than GET and HEAD is a `405` with \
+        a missing or wrong signature is a `403`. A client that asks for more new images than its rate \
+        allows gets a `429` with `Retry-After`. Any method other than GET and HEAD is a `405` with \
         `Allow: GET, HEAD`; any other path is a `404`. Text answers (SVG, the builder page, this \
         document, the metrics) are gzip-compressed when `Accept-Encoding` allows it, and carry \
         `Vary: Accept-Encoding` either way; the gzip variant's `ETag` is the plain one with `-gz` inside \
@@ -138,6 +139,10 @@ enum OpenAPIDocument {
                 "BadParameter": refusal("A parameter or a combination that cannot be drawn (e.g. `current: must be an integer from 0 to 4 (pages=5); got \"5\"`), or an image over 4096 pixels on a side or 4,194,304 in all."),
                 "Forbidden": refusal("Only when the service runs with a signing key: `sig` is missing, malformed or wrong."),
                 "URITooLong": refusal("The request line is longer than 8192 bytes; the connection is closed."),
+                "TooManyNewImages": refusal(
+                    "This client (its address, or the one a trusted proxy forwarded) asked for more new images than the service's per-client rate allows; images already drawn are not limited.",
+                    extraHeaders: ["Retry-After": ref("headers", "Retry-After")]
+                ),
                 "Overloaded": refusal("Too many images are waiting to be drawn.", extraHeaders: ["Retry-After": ref("headers", "Retry-After")]),
             ],
         ]
@@ -243,6 +248,7 @@ struct ImagePath {
         }
         responses += [
             ("414", OpenAPIDocument.ref("responses", "URITooLong")),
+            ("429", OpenAPIDocument.ref("responses", "TooManyNewImages")),
             ("503", OpenAPIDocument.ref("responses", "Overloaded")),
         ]
         return [
