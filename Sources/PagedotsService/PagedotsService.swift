@@ -145,11 +145,12 @@ public final class PagedotsService: HTTPHandler {
         }
         let key = ImageCache.Key(parsed.spec)
         // Only a request that would have its image drawn takes a token from its client.
-        let client = missLimiter.map { _ in trustedProxies.client(of: request) }
-        var refusal: MissRateLimiter.Decision = .allowed
+        let client = missLimiter == nil ? nil : trustedProxies.client(of: request)
+        var retryAfter: Int?
         let lookup = cache.lookup(key, url: url, extraHeaders: extraHeaders, waiter: answer) {
-            if let missLimiter, let client { refusal = missLimiter.take(for: client) }
-            return refusal == .allowed
+            guard let missLimiter, let client, case .refused(let seconds) = missLimiter.take(for: client) else { return true }
+            retryAfter = seconds
+            return false
         }
         switch lookup {
         case .hit(let image):
@@ -159,9 +160,7 @@ public final class PagedotsService: HTTPHandler {
             return .miss
         case .refused:
             metrics.recordRateLimited()
-            if case .refused(let seconds) = refusal {
-                responder.send(ServiceError.tooManyNewImages(retryAfter: seconds).response(route: .indicator))
-            }
+            responder.send(ServiceError.tooManyNewImages(retryAfter: retryAfter ?? 1).response(route: .indicator))
             return .miss
         case .mustRender:
             let spec = parsed.spec

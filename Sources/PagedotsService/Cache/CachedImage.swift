@@ -7,9 +7,6 @@ final class CachedImage: Sendable {
     /// The answers, in each coding the image is sent in.
     let responses: Representations
 
-    /// The strong entity tag of the image as drawn (its identity variant), quoted.
-    var entityTag: String { responses.identity.entityTag ?? "" }
-
     /// Bytes this entry holds in memory: every response as stored, plus
     /// `heapOverhead` (and `variantOverhead` for a gzip variant). What the
     /// cache budget counts, so that `--cache-mb` bounds the process's memory
