@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CLinux"]),
         .target(
             name: "PagedotsService",
-            dependencies: ["PagedotsCore", "PagedotsRender", "PagedotsPNG", "HTTPServer", "CCrypto"]
+            dependencies: ["PagedotsCore", "PagedotsRender", "PagedotsPNG", "HTTPServer", "CCrypto", "CZlib"]
         ),
         .executableTarget(name: "pagedots", dependencies: ["PagedotsService"]),
         // Drives the scripts under bench/: times the pipeline's steps in-process.
