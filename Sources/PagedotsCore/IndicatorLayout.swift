@@ -35,6 +35,7 @@ public enum IndicatorLayout {
         case .scroll: ScrollLayout(spec: spec)
         case .progress: ProgressLayout(spec: spec)
         case .bar: BarLayout(spec: spec)
+        case .fraction: FractionLayout(spec: spec)
         }
     }
 

@@ -1,9 +1,9 @@
 extension IndicatorSpec {
     /// This spec with every parameter that its style, fill, format or theme
     /// does not use (the table's `ParameterUse`) put back to its default,
-    /// `stroke` capped at half of `size`, and a dark theme turned into the
-    /// light one drawn in the dark colours, so that specs that draw the same
-    /// image compare equal.
+    /// `stroke` capped at half of `size`, a fraction's direction reduced to
+    /// row or column, and a dark theme turned into the light one drawn in the
+    /// dark colours, so that specs that draw the same image compare equal.
     func normalized() -> IndicatorSpec {
         var spec = self
         let defaults = IndicatorSpec(pages: pages)
@@ -12,6 +12,8 @@ extension IndicatorSpec {
         }
         // A ring half the size thick (or more) is the whole indicator.
         spec.stroke = min(spec.stroke, spec.size / 2)
+        // A fraction is never mirrored: only a row and a column differ.
+        if spec.style == .fraction { spec.direction = spec.direction.isVertical ? .ttb : .ltr }
         if spec.theme == .dark {
             // The dark image is the light one in the dark colours.
             spec.color = spec.darkColor

@@ -1,6 +1,8 @@
 /// How the indicators are laid out and drawn (docs/styles.md).
 public enum Style: String, CaseIterable, Sendable {
     case dots, pill, bar, scroll, progress
+    /// The page as text, `3 / 7`.
+    case fraction
 }
 
 /// The order of the pages along the row, as `UIPageControl.Direction`.

@@ -137,14 +137,16 @@ public struct Parameter: Hashable, Sendable {
 }
 
 extension ParameterName {
-    /// The styles that draw indicator shapes (bar draws segments).
-    private static let allButBar: [Style] = Style.allCases.filter { $0 != .bar }
+    /// The styles that draw indicator shapes (bar draws segments, fraction text).
+    private static let shapedStyles: [Style] = Style.allCases.filter { $0 != .bar && $0 != .fraction }
+    /// The styles that draw one indicator per page, `spacing` apart (fraction draws one text).
+    private static let spacedStyles: [Style] = Style.allCases.filter { $0 != .fraction }
     /// The themes that draw the dark colours.
     private static let darkThemes: [Theme] = [.dark, .auto]
 
     /// This parameter's row of the table.
     public var definition: Parameter {
-        let allButBar = Self.allButBar
+        let shapedStyles = Self.shapedStyles
         func row(
             _ kind: ParameterKind, unit: String? = nil, _ defaultValue: ParameterDefault, rule: String? = nil,
             use: ParameterUse = ParameterUse(), _ summary: String
@@ -159,7 +161,7 @@ extension ParameterName {
                        "the current page, 0-based like UIPageControl.currentPage")
         case .style:
             return row(.choice(Style.allCases.map(\.rawValue)), .value("dots"),
-                       "how the row is drawn: dots, a pill for the current page, a segmented bar, a scrolling window, or a progress capsule")
+                       "how the row is drawn: dots, a pill for the current page, a segmented bar, a scrolling window, a progress capsule, or the page as text (3 / 7)")
         case .color:
             return row(.color, .value("007AFF"), "color of the current indicator")
         case .inactive:
@@ -169,7 +171,8 @@ extension ParameterName {
         case .size:
             return row(.decimal(2...64), unit: "points", .value("8"), "dot diameter")
         case .spacing:
-            return row(.decimal(0...64), unit: "points", .value("8"), "gap between neighbouring indicators, edge to edge")
+            return row(.decimal(0...64), unit: "points", .value("8"), use: ParameterUse(styles: Self.spacedStyles),
+                       "gap between neighbouring indicators, edge to edge")
         case .padding:
             return row(.decimal(0...64), unit: "points", .value("4"), "margin on every side")
         case .scale:
@@ -179,14 +182,14 @@ extension ParameterName {
             return row(.choice(Direction.allCases.map(\.rawValue)), .value("ltr"),
                        "order of the pages: left to right, right to left, top to bottom, bottom to top")
         case .fill:
-            return row(.choice(Fill.allCases.map(\.rawValue)), .value("solid"), use: ParameterUse(styles: allButBar),
+            return row(.choice(Fill.allCases.map(\.rawValue)), .value("solid"), use: ParameterUse(styles: shapedStyles),
                        "inactive indicators filled, or drawn as rings inside the outline")
         case .stroke:
             return row(.decimal(0.5...8), unit: "points", .value("1"),
-                       use: ParameterUse(styles: allButBar, fill: .outline),
+                       use: ParameterUse(styles: shapedStyles, fill: .outline),
                        "ring line width for fill=outline; half of size or more draws a solid dot")
         case .shape:
-            return row(.choice(Shape.allCases.map(\.rawValue)), .value("circle"), use: ParameterUse(styles: allButBar),
+            return row(.choice(Shape.allCases.map(\.rawValue)), .value("circle"), use: ParameterUse(styles: shapedStyles),
                        "outline of each indicator")
         case .colors:
             return row(.colorList(1...1000), .none, rule: "not together with color",

@@ -106,6 +106,7 @@ import PagedotsCore
         #expect(use[.stroke] == "dots, pill, scroll, progress with fill=outline")
         #expect(use[.fill] == "dots, pill, scroll, progress")
         #expect(use[.shape] == "dots, pill, scroll, progress")
+        #expect(use[.spacing] == "dots, pill, bar, scroll, progress")
         #expect(use[.scale] == "all, PNG only")
         #expect(use[.size] == "all")
     }
@@ -116,7 +117,7 @@ import PagedotsCore
         #expect(allowed[.current] == "integer 0…999; less than pages")
         #expect(allowed[.size] == "number 2…64 (points)")
         #expect(allowed[.stroke] == "number 0.5…8 (points)")
-        #expect(allowed[.style] == "dots, pill, bar, scroll, progress")
+        #expect(allowed[.style] == "dots, pill, bar, scroll, progress, fraction")
         #expect(allowed[.colors] == "1…1000 colors, comma-separated; not together with color")
         #expect(allowed[.width] == "number (points); at least the fitted width")
     }

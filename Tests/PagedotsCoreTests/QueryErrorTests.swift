@@ -31,8 +31,8 @@ let colorRule = "a color: hex RGB, RGBA, RRGGBB or RRGGBBAA (# optional), a CSS 
         ("pages=1&current=1", #"current: must be an integer from 0 to 0 (pages=1); got "1""#),
         ("pages=5&current=-1", #"current: must be an integer from 0 to 4 (pages=5); got "-1""#),
         // enums
-        ("pages=5&style=round", #"style: must be one of dots, pill, bar, scroll, progress; got "round""#),
-        ("pages=5&style=", #"style: must be one of dots, pill, bar, scroll, progress; got """#),
+        ("pages=5&style=round", #"style: must be one of dots, pill, bar, scroll, progress, fraction; got "round""#),
+        ("pages=5&style=", #"style: must be one of dots, pill, bar, scroll, progress, fraction; got """#),
         ("pages=5&direction=up", #"direction: must be one of ltr, rtl, ttb, btt; got "up""#),
         ("pages=5&fill=hollow", #"fill: must be one of solid, outline; got "hollow""#),
         ("pages=5&shape=triangle", #"shape: must be one of circle, square, rounded, diamond, star, heart; got "triangle""#),
@@ -142,6 +142,6 @@ let colorRule = "a color: hex RGB, RGBA, RRGGBB or RRGGBBAA (# optional), a CSS 
 
     @Test func messagesAreOneLineEvenForRawControlBytes() throws {
         let message = try #require(refusal("pages=5&style=a\r\nb"))
-        #expect(message == #"style: must be one of dots, pill, bar, scroll, progress; got "a%0D%0Ab""#)
+        #expect(message == #"style: must be one of dots, pill, bar, scroll, progress, fraction; got "a%0D%0Ab""#)
     }
 }

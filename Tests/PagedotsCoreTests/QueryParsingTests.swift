@@ -134,7 +134,7 @@ func spec(pages: Int, _ change: (inout IndicatorSpec) -> Void = { _ in }) -> Ind
     }
 
     @Test func plusIsASpace() {
-        #expect(refusal("pages=3&style=dots+") == #"style: must be one of dots, pill, bar, scroll, progress; got "dots+""#)
-        #expect(refusal("pages=3&style=%2B") == #"style: must be one of dots, pill, bar, scroll, progress; got "%2B""#)
+        #expect(refusal("pages=3&style=dots+") == #"style: must be one of dots, pill, bar, scroll, progress, fraction; got "dots+""#)
+        #expect(refusal("pages=3&style=%2B") == #"style: must be one of dots, pill, bar, scroll, progress, fraction; got "%2B""#)
     }
 }

@@ -11,6 +11,7 @@ extension BuilderPage {
         case .bar: "pages=3&current=1&style=bar&labels=Home,Feed,Profile"
         case .scroll: "pages=20&current=9&style=scroll"
         case .progress: "pages=5&current=2&style=progress&progress=0.6"
+        case .fraction: "pages=12&current=2&style=fraction"
         }
     }
 
