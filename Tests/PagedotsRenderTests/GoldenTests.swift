@@ -73,6 +73,21 @@ struct GoldenTests {
             $0.background = RGBA(red: 0, green: 0, blue: 0)
         }),
         Case(name: "bar-btt-3x", spec: spec(pages: 3) { $0.current = 0; $0.style = .bar; $0.direction = .btt; $0.scale = 3 }),
+        Case(name: "fraction-1x", spec: spec(pages: 7) { $0.current = 2; $0.style = .fraction }),
+        Case(name: "fraction-3x", spec: spec(pages: 7) { $0.current = 2; $0.style = .fraction; $0.scale = 3 }),
+        Case(name: "fraction-12of100-2x", spec: spec(pages: 100) { $0.current = 11; $0.style = .fraction; $0.scale = 2 }),
+        Case(name: "fraction-1of1000-1x", spec: spec(pages: 1000) { $0.current = 0; $0.style = .fraction }),
+        Case(name: "fraction-ttb-3x", spec: spec(pages: 12) { $0.current = 2; $0.style = .fraction; $0.direction = .ttb; $0.scale = 3 }),
+        Case(name: "fraction-inactive-bg-2x", spec: spec(pages: 12) {
+            $0.current = 9; $0.style = .fraction; $0.scale = 2; $0.size = 10
+            $0.color = RGBA(red: 0xFF, green: 0x3B, blue: 0x30); $0.inactive = RGBA(red: 0x8E, green: 0x8E, blue: 0x93, alpha: 0x80)
+            $0.background = RGBA(red: 0xF2, green: 0xF2, blue: 0xF7)
+        }),
+        // theme=dark&darkbg=black: the dark system blue, its inactive at 30 %.
+        Case(name: "fraction-dark-3x", spec: spec(pages: 5) {
+            $0.current = 3; $0.style = .fraction; $0.scale = 3
+            $0.color = .systemBlueDark; $0.inactive = RGBA.systemBlueDark.fading(to: 0.3); $0.background = RGBA(red: 0, green: 0, blue: 0)
+        }),
     ] + scriptCases
 
     /// A bar with titles in each script but Latin (that one is `bar-labels-2x`), the second current.

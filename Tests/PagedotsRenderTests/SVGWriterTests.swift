@@ -10,7 +10,8 @@ struct SVGWriterTests {
     static let cases = GoldenTests.cases.filter { golden in
         ["dots-2x", "dots-colors-bg-2x", "pill-outline-3x", "shape-star-outline-ttb-2x", "shape-heart-3x",
          "scroll-middle-2x", "progress-outline-rounded-2x", "progress-rtl-1x", "bar-labels-2x",
-         "bar-labels-long-rtl-2x", "bar-labels-ttb-dark-2x"].contains(golden.name)
+         "bar-labels-long-rtl-2x", "bar-labels-ttb-dark-2x", "fraction-3x", "fraction-12of100-2x", "fraction-ttb-3x",
+         "fraction-inactive-bg-2x"].contains(golden.name)
     } + GoldenTests.scriptCases
 
     @Test(arguments: cases)
@@ -85,6 +86,16 @@ struct SVGWriterTests {
         #expect(definitions.count == 2, "one <defs>, before the uses")
         #expect(definitions.first.map { $0.contains("<path id=\"g3\"") && !$0.contains("<use") } == true)
         #expect(text.count(of: "href=\"#g1\"") == 2 && text.count(of: "href=\"#g2\"") == 2 && text.count(of: "href=\"#g3\"") == 1)
+    }
+
+    @Test func aFractionsRepeatedDigitsAreDefinedOnce() {
+        // "11 / 11": the semibold 1 twice, then the slash and the regular 1
+        // twice (thin spaces have no ink): three glyphs in five places.
+        let fraction = spec(pages: 11) { $0.style = .fraction; $0.current = 10 }
+        let text = String(decoding: SVGWriter().svg(for: IndicatorLayout.drawing(for: fraction)), as: UTF8.self)
+        #expect(text.count(of: "<path id=\"g") == 3)
+        #expect(text.count(of: "<use ") == 5)
+        #expect(text.count(of: "href=\"#g1\"") == 2 && text.count(of: "href=\"#g2\"") == 1 && text.count(of: "href=\"#g3\"") == 2)
     }
 
     @Test(arguments: [
