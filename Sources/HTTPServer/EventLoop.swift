@@ -158,29 +158,10 @@ final class EventLoop: @unchecked Sendable {
 
     /// Runs the loop on a new thread; `onExit` is called on it when the loop ends.
     func startThread(onExit: @escaping @Sendable () -> Void) -> Bool {
-        final class Start {
-            let loop: EventLoop
-            let onExit: @Sendable () -> Void
-            init(loop: EventLoop, onExit: @escaping @Sendable () -> Void) {
-                self.loop = loop
-                self.onExit = onExit
-            }
+        DetachedThread.start { [self] in
+            run()
+            onExit()
         }
-        let start = Unmanaged.passRetained(Start(loop: self, onExit: onExit)).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { argument in
-            guard let argument else { return nil }
-            let start = Unmanaged<Start>.fromOpaque(argument).takeRetainedValue()
-            start.loop.run()
-            start.onExit()
-            return nil
-        }, start)
-        guard status == 0 else {
-            Unmanaged<Start>.fromOpaque(start).release()
-            return false
-        }
-        pthread_detach(thread)
-        return true
     }
 
     /// Begins the graceful stop; from any thread.

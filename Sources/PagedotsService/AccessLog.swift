@@ -54,9 +54,10 @@ final class AccessLog: HTTPServerObserver {
         self.clock = clock
     }
 
-    /// Starts the thread that writes the gathered lines every `flushInterval`.
-    func startFlushing() {
-        startThread { [self] in
+    /// Starts the thread that writes the gathered lines every `flushInterval`;
+    /// false when no thread could be started.
+    func startFlushing() -> Bool {
+        DetachedThread.start { [self] in
             var interval = timespec(tv_sec: 0, tv_nsec: Int(AccessLog.flushInterval * 1e9))
             while true {
                 nanosleep(&interval, nil)

@@ -28,13 +28,17 @@ enum ServeCommand {
             return PagedotsCommand.fail(error.description)
         }
         let signals = stopSignals
-        startThread {
+        let threadsStarted = log.startFlushing() && DetachedThread.start {
             var received: Int32 = 0
             var set = signals
             sigwait(&set, &received)
             server.shutdown()
         }
-        log.startFlushing()
+        guard threadsStarted else {
+            server.shutdown()
+            server.wait()
+            return PagedotsCommand.fail("cannot start the log and signal threads")
+        }
         writeError("pagedots \(pagedotsVersion) listening on http://\(configuration.server.host):\(server.port) "
             + "(\(configuration.server.eventLoops) threads, cache \(configuration.cacheBytes >> 20) MiB)\n")
         server.wait()
