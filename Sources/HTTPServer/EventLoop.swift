@@ -19,6 +19,9 @@ final class ServerContext: Sendable {
     let settings: ConnectionSettings
     let maxConnections: Int
     let drainTimeout: TimeSpan
+    let readBufferBytes: Int
+    let acceptBatch: Int
+    let eventsPerWait: Int
     /// Client connections open on all loops (those being refused included).
     let openConnections = Atomic<Int>(0)
 
@@ -28,6 +31,9 @@ final class ServerContext: Sendable {
         settings = ConnectionSettings(configuration, keepsAccessRecords: observer?.wantsAccessRecords ?? false)
         maxConnections = configuration.maxConnections
         drainTimeout = TimeSpan(seconds: configuration.drainTimeout)
+        readBufferBytes = configuration.readBufferBytes
+        acceptBatch = configuration.acceptBatch
+        eventsPerWait = configuration.eventsPerWait
     }
 }
 
@@ -81,9 +87,6 @@ private struct Mailbox {
 final class EventLoop: @unchecked Sendable {
     private static let listenerTag = UInt64.max
     private static let wakeTag = UInt64.max - 1
-    /// Connections accepted per listener wake-up, so that a burst of new
-    /// connections does not starve the open ones.
-    private static let acceptBatch = 64
 
     // Shared with other threads.
     private let mailbox = Mutex(Mailbox())
@@ -110,8 +113,8 @@ final class EventLoop: @unchecked Sendable {
     /// Held open so that, out of descriptors, the loop can still accept and
     /// close a pending connection instead of spinning on `EMFILE`.
     private var spareDescriptor: Int32
-    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-    private let events = UnsafeMutableBufferPointer<epoll_event>.allocate(capacity: 256)
+    private let readBuffer: UnsafeMutableRawBufferPointer
+    private let events: UnsafeMutableBufferPointer<epoll_event>
 
     /// A loop that will accept on `listener`. The loop owns `listener` from
     /// here on, and closes it even when this throws.
@@ -143,6 +146,8 @@ final class EventLoop: @unchecked Sendable {
         self.epoll = epoll
         wakeDescriptor = wake
         spareDescriptor = Glibc.open("/dev/null", O_RDONLY | O_CLOEXEC)
+        readBuffer = .allocate(byteCount: context.readBufferBytes, alignment: 16)
+        events = .allocate(capacity: context.eventsPerWait)
     }
 
     deinit {
@@ -284,7 +289,7 @@ final class EventLoop: @unchecked Sendable {
     // MARK: Connections
 
     private func acceptConnections() {
-        for _ in 0..<EventLoop.acceptBatch where listener >= 0 {
+        for _ in 0..<context.acceptBatch where listener >= 0 {
             var peer = SocketAddress()
             do throws(SystemError) {
                 guard let descriptor = try Socket.accept(listener, peer: &peer) else { return }

@@ -9,12 +9,14 @@ struct ConnectionSettings: Sendable {
     /// How long a connection closed after an error keeps reading (and
     /// discarding) what the client still sends, so that the error response is
     /// not destroyed by a reset.
-    var lingerTimeout = TimeSpan(seconds: 2)
+    var lingerTimeout: TimeSpan
     /// Most bytes discarded while lingering.
-    var maxLingerBytes = 1 << 20
+    var maxLingerBytes: Int
     /// Above this much unsent output, the connection stops reading and stops
     /// handing requests to the handler until the client reads.
-    var maxBufferedOutputBytes = 64 * 1024
+    var maxBufferedOutputBytes: Int
+    /// Storage an emptied input or output buffer keeps.
+    var retainedBufferBytes: Int
     /// Most unparsed input held (pipelined requests waiting their turn).
     var maxBufferedInputBytes: Int
     /// Whether completed responses carry what an access log needs.
@@ -30,6 +32,10 @@ struct ConnectionSettings: Sendable {
         headerTimeout = TimeSpan(seconds: configuration.headerTimeout)
         idleTimeout = TimeSpan(seconds: configuration.idleTimeout)
         writeTimeout = TimeSpan(seconds: configuration.writeTimeout)
+        lingerTimeout = TimeSpan(seconds: configuration.lingerTimeout)
+        maxLingerBytes = configuration.maxLingerBytes
+        maxBufferedOutputBytes = configuration.maxBufferedOutputBytes
+        retainedBufferBytes = configuration.retainedBufferBytes
         // Room for the largest head the limits allow, plus its CRLFs.
         maxBufferedInputBytes = configuration.maxRequestLineBytes + configuration.maxHeaderBytes + 4096
         self.keepsAccessRecords = keepsAccessRecords
@@ -154,9 +160,9 @@ struct HTTPConnection {
     private var phase = Phase.readingHead
     private var parser: RequestHeadParser
     /// Received bytes not yet parsed.
-    private var input = ByteBuffer()
+    private var input: ByteBuffer
     /// Response bytes not yet handed to the kernel.
-    private var output = ByteBuffer()
+    private var output: ByteBuffer
     private var nextSequence: UInt64 = 0
     private var inputEnded = false
     private var draining = false
@@ -176,6 +182,8 @@ struct HTTPConnection {
     init(settings: ConnectionSettings, now: MonotonicTime) {
         self.settings = settings
         parser = RequestHeadParser(limits: settings.limits)
+        input = ByteBuffer(retainedCapacity: settings.retainedBufferBytes)
+        output = ByteBuffer(retainedCapacity: settings.retainedBufferBytes)
         idleSince = now
         requestStartedAt = now
         outputProgressAt = now
