@@ -1,5 +1,5 @@
 extension RGBA {
-    /// Reads a colour as SPEC.md allows it: hex `RGB`, `RGBA`, `RRGGBB` or
+    /// Reads a colour as docs/parameters.md allows it: hex `RGB`, `RGBA`, `RRGGBB` or
     /// `RRGGBBAA` with or without a leading `#`, one of the 148 CSS named
     /// colours, or `transparent` (names case-insensitive); nil for anything else.
     init?(parsing text: ArraySlice<UInt8>) {

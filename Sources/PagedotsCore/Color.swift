@@ -14,11 +14,11 @@ public struct RGBA: Hashable, Sendable {
 
     public static let transparent = RGBA(red: 0, green: 0, blue: 0, alpha: 0)
 
-    /// The SPEC's default `color`: iOS system blue.
+    /// The default `color`: iOS system blue.
     public static let systemBlue = RGBA(red: 0x00, green: 0x7A, blue: 0xFF)
 
     /// This colour with its alpha multiplied by `factor`, rounded half up
-    /// (opaque × 0.3 → 77), as SPEC.md defines the default `inactive`.
+    /// (opaque × 0.3 → 77), as docs/parameters.md defines the default `inactive`.
     public func fading(to factor: Double) -> RGBA {
         var faded = self
         faded.alpha = UInt8(min(255, (Double(alpha) * factor + 0.5).rounded(.down)))

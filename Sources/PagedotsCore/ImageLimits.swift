@@ -1,4 +1,4 @@
-/// The largest image drawn (SPEC.md "Responses"); the limits themselves are
+/// The largest image drawn (docs/parameters.md, "Limits"); the limits themselves are
 /// allowed. PNGs are measured in pixels, SVGs in points.
 public enum ImageLimits {
     /// The most pixels (points for SVG) on either side.

@@ -29,7 +29,13 @@ public enum IndicatorLayout {
 
     /// The layout of `spec`'s style.
     static func layout(for spec: IndicatorSpec) -> any RowLayout {
-        spec.style == .bar ? BarRow(spec: spec) : DotRow(spec: spec)
+        switch spec.style {
+        case .dots: DotsLayout(spec: spec)
+        case .pill: PillLayout(spec: spec)
+        case .scroll: ScrollLayout(spec: spec)
+        case .progress: ProgressLayout(spec: spec)
+        case .bar: BarLayout(spec: spec)
+        }
     }
 
     /// Half of `free`, rounded down to whole pixels at `scale`, so that an
@@ -39,13 +45,4 @@ public enum IndicatorLayout {
         let pixels = Double(max(scale, 1))
         return (free / 2 * pixels).rounded(.down) / pixels
     }
-}
-
-/// One style's geometry, laid out left to right in row coordinates (see
-/// `DirectionTransform`).
-protocol RowLayout {
-    /// The row with its padding: `width` along the row, `height` across it.
-    var rowSize: Size { get }
-    /// What to paint, mapped to the canvas by `transform`.
-    func items(in transform: DirectionTransform) -> [DrawItem]
 }

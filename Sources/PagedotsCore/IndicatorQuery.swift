@@ -13,7 +13,7 @@ public struct IndicatorRequest: Hashable, Sendable {
 
 /// A request that cannot be drawn: its `description` is the one line of the `400`.
 public struct ParameterError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The parameter at fault, as SPEC.md names it, or `image` when the
+    /// The parameter at fault, as docs/parameters.md names it, or `image` when the
     /// image as a whole is over `ImageLimits`.
     public var parameter: String
     /// The whole line, e.g. `current: must be an integer from 0 to 4 (pages=5); got "5"`.

@@ -1,4 +1,4 @@
-/// How the indicators are laid out and drawn (SPEC.md "style").
+/// How the indicators are laid out and drawn (docs/styles.md).
 public enum Style: String, CaseIterable, Sendable {
     case dots, pill, bar, scroll, progress
 }
@@ -26,12 +26,16 @@ public enum ImageFormat: String, CaseIterable, Sendable {
     case png, svg
 }
 
-/// A fully validated, normalised description of one indicator image.
+/// A fully validated, normalised description of one indicator image, and the
+/// image cache's key.
 ///
 /// Every field is resolved (defaults filled in, `colors` turned into `color`,
 /// `inactive` derived), and fields that the chosen style does not use hold
-/// their defaults, so two requests that draw the same image compare equal and
-/// share one `cacheKey`.
+/// their defaults, so two requests that draw the same image compare equal.
+/// Equality and hashing are the compiler's, over every stored field, so a
+/// field added for a new parameter can never be left out of the key; that
+/// every parameter sets a field, and is reset where unused, is tested
+/// parameter by parameter from the table.
 public struct IndicatorSpec: Hashable, Sendable {
     public var pages: Int
     public var current: Int = 0
@@ -59,12 +63,19 @@ public struct IndicatorSpec: Hashable, Sendable {
     /// `style=progress` only: the filled fraction of the current indicator.
     public var progress: Double = 0.5
     /// `style=bar` only: one title per page.
-    public var labels: [String]?
+    public var labels: [Label]?
 
     public init(pages: Int) {
         self.pages = pages
     }
 
-    /// SPEC.md's default `inactive`: `color` with its alpha times this.
+    /// The default `inactive`: `color` with its alpha times this.
     static let inactiveAlphaFactor = 0.3
+
+    /// Bytes this spec takes in memory, its fields and the texts they hold:
+    /// what a cache that keeps it as a key counts.
+    public var storageBytes: Int {
+        MemoryLayout<IndicatorSpec>.stride
+            + (labels ?? []).reduce(0) { $0 + MemoryLayout<Label>.stride + $1.text.utf8.count }
+    }
 }

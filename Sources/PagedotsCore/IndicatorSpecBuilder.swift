@@ -62,7 +62,7 @@ struct IndicatorSpecBuilder {
             }
         case .visible: spec.visible = try value.integer()
         case .progress: spec.progress = try value.decimal()
-        case .labels: spec.labels = try value.texts(count: spec.pages, note: "one per page: pages=\(spec.pages)")
+        case .labels: spec.labels = try value.texts(count: spec.pages, note: "one per page: pages=\(spec.pages)").map { Label($0) }
         case .width: spec.width = try value.decimal(within: minimum(fittedSize().width), note: "the fitted width")
         case .height: spec.height = try value.decimal(within: minimum(fittedSize().height), note: "the fitted height")
         }

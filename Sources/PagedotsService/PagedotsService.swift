@@ -37,41 +37,65 @@ public final class PagedotsService: HTTPHandler {
     }
 
     public func handle(_ request: HTTPRequest, responder: HTTPResponder) {
+        // Every image request is a hit or a miss, counted here and nowhere else.
+        switch respond(to: request, responder: responder) {
+        case .hit?: metrics.recordCacheHit()
+        case .miss?: metrics.recordCacheMiss()
+        case nil: break
+        }
+    }
+
+    /// Whether the cache answered an image request: a hit, or anything else
+    /// (a render started or joined, a refusal), a miss.
+    private enum CacheOutcome {
+        case hit, miss
+    }
+
+    /// Answers `request`; for an image request, says whether the cache did.
+    private func respond(to request: HTTPRequest, responder: HTTPResponder) -> CacheOutcome? {
+        // A path that is not listed is 404 whatever the method; a listed one
+        // checks the method first.
+        guard let endpoint = Endpoint(path: request.path) else {
+            responder.send(notFound)
+            return nil
+        }
+        guard request.method == .get || request.method == .head else {
+            responder.send(ServiceError.methodNotAllowed.response(route: endpoint.route))
+            return endpoint.route == .indicator ? .miss : nil
+        }
+        switch endpoint {
+        case .fixed(let route):
+            responder.send(fixedResponse(route))
+            return nil
+        case .image(let path):
+            return serveImage(request, path: path, responder: responder)
+        }
+    }
+
+    /// The answer of a fixed page: prepared at start, or (`/metrics`) made now.
+    private func fixedResponse(_ route: Route) -> PreparedResponse {
+        if let response = fixedResponses[route] { return response }
+        let text = metrics.exposition(cache: cache.usage, renderQueueDepth: renderPool.queueDepth)
+        return PreparedResponse(Self.text(text, route: .metrics, contentType: "text/plain; version=0.0.4; charset=utf-8"))
+    }
+
+    /// Answers an image request: from the cache when its URL was answered
+    /// before, else after validating the path and the query (and the
+    /// signature), from the cache or by drawing the image.
+    private func serveImage(_ request: HTTPRequest, path: Result<PathOptions, ParameterError>, responder: HTTPResponder) -> CacheOutcome {
         let url = ImageCache.URLKey(ImageCache.SentURL(path: request.path, query: request.query))
-        if Self.isReadOnly(request.method), let answer = cache.answer(for: url) {
-            metrics.recordCacheHit()
-            return Self.send(answer, ifNoneMatch: request.header("If-None-Match"), responder: responder)
+        let ifNoneMatch = request.header("If-None-Match")
+        if let answer = cache.answer(for: url) {
+            Self.send(answer, ifNoneMatch: ifNoneMatch, responder: responder)
+            return .hit
         }
-        if let route = Route(fixedPath: request.path) {
-            guard Self.isReadOnly(request.method) else {
-                return responder.send(ServiceError.methodNotAllowed.response(route: route))
-            }
-            if route == .metrics {
-                let text = metrics.exposition(cache: cache.usage, renderQueueDepth: renderPool.queueDepth)
-                return responder.send(Self.text(text, route: .metrics, contentType: "text/plain; version=0.0.4; charset=utf-8"))
-            }
-            if let response = fixedResponses[route] { responder.send(response) }
-            return
-        }
-        let options: PathOptions?
-        do {
-            options = try IndicatorQuery.pathOptions(forPath: Substring(request.path))
-        } catch {
-            // An image path with a bad @Nx: the method is checked first, as on every listed path.
-            let refusal = Self.isReadOnly(request.method) ? ServiceError.badParameter(error) : .methodNotAllowed
-            metrics.recordCacheMiss()
-            return responder.send(refusal.response(route: .indicator))
-        }
-        // A path that is not listed is 404 whatever the method (SPEC.md).
-        guard let options else { return responder.send(notFound) }
         do throws(ServiceError) {
-            guard Self.isReadOnly(request.method) else { throw .methodNotAllowed }
+            let options = try path.mapError { ServiceError.badParameter($0) }.get()
             let parsed = try imageRequest(query: request.query, options: options)
-            serveImage(parsed, url: url, ifNoneMatch: request.header("If-None-Match"), responder: responder)
+            return serveImage(parsed, url: url, ifNoneMatch: ifNoneMatch, responder: responder)
         } catch {
-            // Not answered from the cache: a miss, as SPEC.md counts every image request.
-            metrics.recordCacheMiss()
             responder.send(error.response(route: .indicator))
+            return .miss
         }
     }
 
@@ -95,7 +119,7 @@ public final class PagedotsService: HTTPHandler {
     /// Answers a URL not seen before (or whose image has been evicted) from
     /// the image cache, or joins or starts the image's render. Whichever way,
     /// the cache then knows the URL, so that its next request skips parsing.
-    private func serveImage(_ parsed: IndicatorRequest, url: ImageCache.URLKey, ifNoneMatch: String?, responder: HTTPResponder) {
+    private func serveImage(_ parsed: IndicatorRequest, url: ImageCache.URLKey, ifNoneMatch: String?, responder: HTTPResponder) -> CacheOutcome {
         let extraHeaders = parsed.ignoredParameters.isEmpty
             ? []
             : [HTTPHeaderField("X-Ignored-Parameters", parsed.ignoredParameters.joined(separator: ", "))]
@@ -105,15 +129,14 @@ public final class PagedotsService: HTTPHandler {
             }
             Self.send(ImageCache.Answer(image: image, extraHeaders: extraHeaders), ifNoneMatch: ifNoneMatch, responder: responder)
         }
-        let key = ImageCache.Key(parsed.spec.cacheKey)
+        let key = ImageCache.Key(parsed.spec)
         switch cache.lookup(key, url: url, extraHeaders: extraHeaders, waiter: answer) {
         case .hit(let image):
-            metrics.recordCacheHit()
             answer(image)
+            return .hit
         case .joined:
-            metrics.recordCacheMiss()
+            return .miss
         case .mustRender:
-            metrics.recordCacheMiss()
             let spec = parsed.spec
             let accepted = renderPool.submit { [cache, metrics] maker in
                 let start = monotonicSeconds()
@@ -126,6 +149,7 @@ public final class PagedotsService: HTTPHandler {
                 for waiter in cache.abandon(key) { waiter(nil) }
                 answer(nil)
             }
+            return .miss
         }
     }
 
@@ -133,10 +157,6 @@ public final class PagedotsService: HTTPHandler {
     private static func send(_ answer: ImageCache.Answer, ifNoneMatch: String?, responder: HTTPResponder) {
         let matched = ifNoneMatch.map(answer.image.isMatched(byIfNoneMatch:)) ?? false
         responder.send(matched ? answer.image.notModified : answer.image.ok, extraHeaders: answer.extraHeaders)
-    }
-
-    private static func isReadOnly(_ method: HTTPMethod) -> Bool {
-        method == .get || method == .head
     }
 
     private static func text(_ text: String, route: Route, contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {

@@ -1,7 +1,7 @@
 import Testing
 @testable import PagedotsCore
 
-/// Colours as SPEC.md allows them: hex with or without `#`, CSS names, `transparent`.
+/// Colours as docs/parameters.md allows them: hex with or without `#`, CSS names, `transparent`.
 @Suite struct ColorParsingTests {
     private func parse(_ text: String) -> RGBA? {
         RGBA(parsing: Array(text.utf8)[...])

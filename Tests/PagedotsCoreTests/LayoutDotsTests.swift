@@ -1,7 +1,7 @@
 import Testing
 @testable import PagedotsCore
 
-/// SPEC.md "Geometry", exactly: sizes and indicator positions of `dots` and
+/// The geometry of docs/styles.md, exactly: sizes and indicator positions of `dots` and
 /// `pill` in every direction.
 struct LayoutDotsTests {
     /// The spec's default colours and lengths (s 8, g 8, p 4) unless changed.

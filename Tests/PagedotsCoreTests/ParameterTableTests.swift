@@ -53,7 +53,7 @@ import PagedotsCore
         }
     }
 
-    @Test func useRulesAsSPECSaysThem() {
+    @Test func useRulesAsTheDocsSayThem() {
         let use = Dictionary(uniqueKeysWithValues: Parameter.all.map { ($0.name, $0.use.summary) })
         #expect(use[.visible] == "scroll")
         #expect(use[.progress] == "progress")

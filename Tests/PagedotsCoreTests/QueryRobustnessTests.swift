@@ -39,7 +39,6 @@ import PagedotsCore
                 parsed += 1
                 #expect((1...1000).contains(spec.pages) && (0..<spec.pages).contains(spec.current), "\(query)")
                 #expect(spec.labels == nil || spec.labels?.count == spec.pages, "\(query)")
-                #expect(!spec.cacheKey.isEmpty)
             } catch {
                 #expect(known.contains(error.parameter), "\(query)")
                 #expect(error.description.hasPrefix(error.parameter + ":"), "\(query)")

@@ -3,36 +3,11 @@
 import Synchronization
 import Testing
 
-/// What the service answered, by request, as responders deliver it (from any thread).
-private final class Answers: Sendable {
-    private let statuses = Mutex<[String: [Int]]>([:])
-    private let heads = Mutex<[String: String]>([:])
-    private let delivered = Semaphore()
-
-    /// A responder that records its answer under `name`.
-    func responder(_ name: String) -> HTTPResponder {
-        HTTPResponder { [self] response, _ in
-            statuses.withLock { $0[name, default: []].append(response.status) }
-            heads.withLock { $0[name] = String(decoding: response.head, as: UTF8.self) }
-            delivered.signal()
-        }
-    }
-
-    func statuses(_ name: String) -> [Int] { statuses.withLock { $0[name] ?? [] } }
-
-    func head(_ name: String) -> String { heads.withLock { $0[name] ?? "" } }
-
-    /// Blocks until `count` more answers have arrived.
-    func waitFor(_ count: Int) {
-        for _ in 0..<count { delivered.wait() }
-    }
-}
-
 private func imageRequest(_ query: String) -> HTTPRequest {
     HTTPRequest(method: .get, version: .http1_1, path: "/indicator", query: query, headers: [HTTPHeaderField("Host", "test")])
 }
 
-/// SPEC.md "Cache" and issue 6 item 3: a bounded render queue. The render
+/// A bounded render queue (docs/operating.md). The render
 /// thread is held by a job the test controls, so "the renderer is saturated"
 /// is a fact, not a race.
 @Suite struct HostileRenderQueueTests {
@@ -40,7 +15,7 @@ private func imageRequest(_ query: String) -> HTTPRequest {
     func fullQueueRefusesMissesAndServesHits() {
         let pool = RenderPool(threads: 1, queueLimit: 1)
         let service = PagedotsService(configuration: ServiceConfiguration(), renderPool: pool)
-        let answers = Answers()
+        let answers = RecordedAnswers()
 
         // An image in the cache before the renderer is saturated.
         service.handle(imageRequest("pages=3"), responder: answers.responder("cached"))

@@ -1,6 +1,7 @@
 import HTTPServer
 import Synchronization
 import Testing
+import PagedotsCore
 @testable import PagedotsService
 
 @Suite struct ImageCacheTests {
@@ -16,6 +17,17 @@ import Testing
         ImageCache.URLKey(ImageCache.SentURL(path: "/indicator", query: query))
     }
 
+    /// The key of the image called `name`: a one-page bar titled `name`.
+    static func key(_ name: String) -> ImageCache.Key {
+        var spec = IndicatorSpec(pages: 1)
+        spec.style = .bar
+        spec.labels = [Label(name)]
+        return ImageCache.Key(spec)
+    }
+
+    /// Bytes the key of an image with a one-character name adds.
+    static let keyBytes = key("a").storageBytes
+
     /// Bytes a URL adds: its path and query.
     static func cost(_ url: ImageCache.URLKey) -> Int {
         url.path.utf8.count + url.query.utf8.count
@@ -25,14 +37,14 @@ import Testing
     /// Returns whether it was a hit.
     @discardableResult
     static func request(
-        _ cache: ImageCache, _ key: String, url: ImageCache.URLKey, image: @autoclosure () -> CachedImage = image(100),
+        _ cache: ImageCache, _ name: String, url: ImageCache.URLKey, image: @autoclosure () -> CachedImage = image(100),
         extraHeaders: [HTTPHeaderField] = []
     ) -> Bool {
-        switch cache.lookup(.init(key), url: url, extraHeaders: extraHeaders, waiter: noWaiter) {
+        switch cache.lookup(Self.key(name), url: url, extraHeaders: extraHeaders, waiter: noWaiter) {
         case .hit: return true
         case .joined: return false
         case .mustRender:
-            _ = cache.fulfil(.init(key), with: image(), url: url, extraHeaders: extraHeaders)
+            _ = cache.fulfil(Self.key(name), with: image(), url: url, extraHeaders: extraHeaders)
             return false
         }
     }
@@ -40,19 +52,19 @@ import Testing
     @Test func missThenHit() {
         let cache = ImageCache(capacity: 1 << 20)
         let url = Self.url("pages=1")
-        guard case .mustRender = cache.lookup(.init("a"), url: url, extraHeaders: [], waiter: Self.noWaiter) else {
+        guard case .mustRender = cache.lookup(Self.key("a"), url: url, extraHeaders: [], waiter: Self.noWaiter) else {
             Issue.record("first lookup must ask to render")
             return
         }
         let image = Self.image(10)
-        #expect(cache.fulfil(.init("a"), with: image, url: url, extraHeaders: []).isEmpty)
-        guard case .hit(let found) = cache.lookup(.init("a"), url: Self.url("pages=01"), extraHeaders: [], waiter: Self.noWaiter) else {
+        #expect(cache.fulfil(Self.key("a"), with: image, url: url, extraHeaders: []).isEmpty)
+        guard case .hit(let found) = cache.lookup(Self.key("a"), url: Self.url("pages=01"), extraHeaders: [], waiter: Self.noWaiter) else {
             Issue.record("second lookup must hit")
             return
         }
         #expect(found === image)
         #expect(cache.usage.entries == 1)
-        #expect(cache.usage.bytes == image.byteCount + 1 + Self.cost(url) + Self.cost(Self.url("pages=01")))
+        #expect(cache.usage.bytes == image.byteCount + Self.keyBytes + Self.cost(url) + Self.cost(Self.url("pages=01")))
     }
 
     @Test func aURLAnsweredOnceIsAnsweredWithoutItsKey() {
@@ -79,17 +91,17 @@ import Testing
         let cache = ImageCache(capacity: 1 << 20)
         let told = Mutex<[Bool]>([])
         let waiter: ImageCache.Waiter = { image in told.withLock { $0.append(image != nil) } }
-        guard case .mustRender = cache.lookup(.init("a"), url: Self.url("1"), extraHeaders: [], waiter: waiter) else {
+        guard case .mustRender = cache.lookup(Self.key("a"), url: Self.url("1"), extraHeaders: [], waiter: waiter) else {
             Issue.record("first lookup must ask to render")
             return
         }
         for query in ["2", "3", "4"] {
-            guard case .joined = cache.lookup(.init("a"), url: Self.url(query), extraHeaders: [], waiter: waiter) else {
+            guard case .joined = cache.lookup(Self.key("a"), url: Self.url(query), extraHeaders: [], waiter: waiter) else {
                 Issue.record("later lookups must join")
                 return
             }
         }
-        let waiters = cache.fulfil(.init("a"), with: Self.image(10), url: Self.url("1"), extraHeaders: [])
+        let waiters = cache.fulfil(Self.key("a"), with: Self.image(10), url: Self.url("1"), extraHeaders: [])
         #expect(waiters.count == 3)
         for waiter in waiters { waiter(Self.image(1)) }
         #expect(told.withLock { $0 } == [true, true, true])
@@ -97,11 +109,11 @@ import Testing
 
     @Test func abandonedRenderReleasesWaitersAndCanBeRetried() {
         let cache = ImageCache(capacity: 1 << 20)
-        _ = cache.lookup(.init("a"), url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter)
-        _ = cache.lookup(.init("a"), url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter)
-        #expect(cache.abandon(.init("a")).count == 1)
+        _ = cache.lookup(Self.key("a"), url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter)
+        _ = cache.lookup(Self.key("a"), url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter)
+        #expect(cache.abandon(Self.key("a")).count == 1)
         #expect(cache.answer(for: Self.url("1")) == nil)
-        guard case .mustRender = cache.lookup(.init("a"), url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter) else {
+        guard case .mustRender = cache.lookup(Self.key("a"), url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter) else {
             Issue.record("after abandon, the next lookup renders again")
             return
         }
@@ -109,7 +121,7 @@ import Testing
 
     @Test func evictsLeastRecentlyUsedToStayInBudget() {
         let url = Self.url("x")
-        let one = Self.image(100).byteCount + 1 + Self.cost(url)
+        let one = Self.image(100).byteCount + Self.keyBytes + Self.cost(url)
         let cache = ImageCache(capacity: 3 * one)
         for key in ["a", "b", "c"] {
             Self.request(cache, key, url: Self.url(key))
@@ -129,7 +141,7 @@ import Testing
 
     @Test func anEvictedImageIsNeitherServedByItsURLsNorKeptAlive() {
         // Room for two images with a URL each, and a little more.
-        let cache = ImageCache(capacity: 2 * (Self.image(300).byteCount + 1 + Self.cost(Self.url("a"))) + 20)
+        let cache = ImageCache(capacity: 2 * (Self.image(300).byteCount + Self.keyBytes + Self.cost(Self.url("a"))) + 20)
         weak var first: CachedImage?
         do {
             let image = Self.image(300, tag: 1)
@@ -152,7 +164,7 @@ import Testing
     @Test func urlsPerImageAreBoundedAndCountedInTheBudget() {
         let cache = ImageCache(capacity: 1 << 20)
         let image = Self.image(100)
-        let base = image.byteCount + 1
+        let base = image.byteCount + Self.keyBytes
         Self.request(cache, "a", url: Self.url("u=0"), image: image)
         for index in 1...20 {
             #expect(Self.request(cache, "a", url: Self.url("u=\(index)")))
@@ -167,7 +179,7 @@ import Testing
 
     @Test func urlsCannotPushTheCacheOverBudget() {
         let image = Self.image(100)
-        let capacity = image.byteCount + 1 + 20
+        let capacity = image.byteCount + Self.keyBytes + 20
         let cache = ImageCache(capacity: capacity)
         Self.request(cache, "a", url: Self.url("short"), image: image)
         #expect(cache.usage.bytes <= capacity)
@@ -180,9 +192,9 @@ import Testing
 
     @Test func imageLargerThanBudgetIsServedButNotKept() {
         let cache = ImageCache(capacity: 10)
-        _ = cache.lookup(.init("a"), url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter)
-        _ = cache.lookup(.init("a"), url: Self.url("2"), extraHeaders: [], waiter: Self.noWaiter)
-        #expect(cache.fulfil(.init("a"), with: Self.image(100), url: Self.url("1"), extraHeaders: []).count == 1)
+        _ = cache.lookup(Self.key("a"), url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter)
+        _ = cache.lookup(Self.key("a"), url: Self.url("2"), extraHeaders: [], waiter: Self.noWaiter)
+        #expect(cache.fulfil(Self.key("a"), with: Self.image(100), url: Self.url("1"), extraHeaders: []).count == 1)
         #expect(cache.answer(for: Self.url("1")) == nil)
         #expect(cache.usage.bytes == 0)
     }

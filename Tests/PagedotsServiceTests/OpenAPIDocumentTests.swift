@@ -5,7 +5,7 @@ import TestSupport
 @testable import PagedotsService
 
 /// `/openapi.json` tells the truth: its image parameters are the parser's
-/// table, every SPEC.md endpoint is there, and the served bytes are the document.
+/// table, every endpoint of the README is there, and the served bytes are the document.
 @Suite struct OpenAPIDocumentTests {
     typealias Object = [String: Any]
 

@@ -86,7 +86,7 @@ import TestSupport
         #expect(try metric("pagedots_cache_misses_total", port: server.port) == 1)
     }
 
-    @Test("Every image request is a hit or a miss, refusals included (SPEC.md's metrics)")
+    @Test("Every image request is a hit or a miss, refusals included (the README's metrics)")
     func everyImageRequestIsAHitOrAMiss() throws {
         let server = try ServerProcess()
         defer { server.stop() }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// SPEC.md "Signed URLs", through the real binary and `pagedots sign`.
+/// Signed URLs (README), through the real binary and `pagedots sign`.
 @Suite struct SignedURLIntegrationTests {
     static let key = "correct horse battery staple"
 

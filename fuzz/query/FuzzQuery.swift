@@ -5,7 +5,7 @@
 // input is the query of `/indicator`. The harness checks that parsing never
 // traps, gives the same answer twice, and that an accepted request can be
 // laid out (the drawing the renderer would get) within the image limits, and
-// has a cache key that the same request always gets.
+// hashes the same (the spec is the cache's key) every time.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzQuery(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -25,7 +25,7 @@ public func fuzzQuery(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let options = (try? IndicatorQuery.pathOptions(forPath: path)).flatMap { $0 } ?? PathOptions()
     let again = try? IndicatorQuery.parse(query: query, options: options)
     precondition(again == request, "parsing is not deterministic")
-    precondition(request.spec.cacheKey == again?.spec.cacheKey, "cache key differs")
+    precondition(request.spec.hashValue == again?.spec.hashValue, "the spec, the cache's key, hashes differently")
     let drawing = IndicatorLayout.drawing(for: request.spec)
     let side = Double(ImageLimits.maxSide)
     precondition(drawing.size.width > 0 && drawing.size.width <= side && drawing.size.height > 0 && drawing.size.height <= side,

@@ -1,9 +1,9 @@
 /// A dictionary key whose hash is worked out once, when it is made.
 ///
-/// The cache's keys are strings of 50–100 bytes that one request looks up,
-/// inserts and removes in several dictionaries, and that an eviction meets
-/// again long after they were last touched: hashing them each time cost more
-/// than the lookups. The dictionaries hash the stored value instead, and
+/// The cache's keys (specs of some twenty fields, URLs of 50–100 bytes) are
+/// looked up, inserted and removed in several dictionaries by one request,
+/// and met again by an eviction long after they were last touched: hashing
+/// them each time cost more than the lookups. The dictionaries hash the stored value instead, and
 /// compare the keys only when the hashes are equal. (The hash is the
 /// process's own seeded `hashValue`: never stored or sent.)
 @dynamicMemberLookup

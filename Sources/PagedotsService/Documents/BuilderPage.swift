@@ -42,7 +42,7 @@ enum BuilderPage {
         )
     }
 
-    /// The query the builder starts from (SPEC.md's example): the controls'
+    /// The query the builder starts from (the README's first example): the controls'
     /// first values, where they differ from the defaults.
     static let initialValues: [ParameterName: String] = [.pages: "5", .current: "2", .style: "pill", .scale: "2"]
 

@@ -8,7 +8,7 @@
 /// line of text, the line runs down the left side and the titles stand to
 /// its right, since text is never turned. Titles keep a gap of twice the
 /// line's thickness from it.
-struct BarRow: RowLayout {
+struct BarLayout: RowLayout {
     let spec: IndicatorSpec
     let isColumn: Bool
     /// A segment's length along the row.
@@ -60,13 +60,13 @@ struct BarRow: RowLayout {
             .fill(linePath(transform.rect(track)), spec.inactive),
             .fill(linePath(transform.rect(line)), spec.color),
         ]
-        for (page, title) in (spec.labels ?? []).prefix(spec.pages).enumerated() where !title.isEmpty {
+        for (page, title) in (spec.labels ?? []).prefix(spec.pages).enumerated() where !title.text.isEmpty {
             let box = Rect(x: segmentStart(page), y: labelStart, width: segmentLength, height: labelDepth)
             let isCurrent = page == spec.current
             var readable = spec.inactive
             readable.alpha = 255
             items.append(.text(TextRun(
-                text: title, box: transform.rect(box), fontSize: fontSize,
+                text: title.text, box: transform.rect(box), fontSize: fontSize,
                 weight: isCurrent ? .semibold : .regular, color: isCurrent ? spec.color : readable
             )))
         }

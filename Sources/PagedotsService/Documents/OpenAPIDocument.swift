@@ -2,7 +2,7 @@ import HTTPServer
 import PagedotsCore
 
 /// The OpenAPI 3.1 description served at `/openapi.json`: every endpoint of
-/// SPEC.md, its responses and their headers. The image parameters are made
+/// the service (README, "HTTP"), its responses and their headers. The image parameters are made
 /// from the parser's own table (`Parameter.all`), once, at start-up, so the
 /// document cannot drift from what the service accepts.
 enum OpenAPIDocument {
@@ -139,7 +139,7 @@ enum OpenAPIDocument {
     }
 }
 
-/// One of the six spellings of the image path (SPEC.md "Endpoints"):
+/// One of the six spellings of the image path (docs/parameters.md, "Paths"):
 /// `/indicator`, optionally `@{scale}x`, optionally `.png` or `.svg`.
 struct ImagePath {
     /// The format the suffix fixes, if any.

@@ -1,9 +1,10 @@
 import HTTPServer
+import PagedotsCore
 import Synchronization
 
 /// The in-memory LRU of drawn images, bounded in bytes, in two levels:
 ///
-/// - images, keyed by `IndicatorSpec.cacheKey` (the normalised parameters),
+/// - images, keyed by their `IndicatorSpec` (the normalised parameters),
 ///   with concurrent misses for one key drawn once: the first asks to render,
 ///   the others wait for it;
 /// - in front of them, the URLs (path and query exactly as sent) that were
@@ -28,8 +29,8 @@ final class ImageCache: Sendable {
 
     typealias URLKey = Prehashed<SentURL>
 
-    /// An image's `IndicatorSpec.cacheKey`.
-    typealias Key = Prehashed<String>
+    /// An image's normalised spec.
+    typealias Key = Prehashed<IndicatorSpec>
 
     /// What a URL is answered with: the image, and headers of that URL's own
     /// (`X-Ignored-Parameters`).
@@ -177,6 +178,6 @@ final class ImageCache: Sendable {
     }
 
     private static func cost(_ key: Key, _ image: CachedImage) -> Int {
-        key.value.utf8.count + image.byteCount
+        key.value.storageBytes + image.byteCount
     }
 }

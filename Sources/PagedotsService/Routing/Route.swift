@@ -1,0 +1,22 @@
+/// The service's endpoints as the `route` label of `pagedots_requests_total`
+/// names them (README, "Metrics"). The raw value is the `HTTPResponse.label`.
+enum Route: Int, CaseIterable, Sendable {
+    case other = 0
+    case indicator
+    case healthz
+    case metrics
+    case page
+    case openapi
+
+    /// The name in metrics.
+    var name: String {
+        switch self {
+        case .other: "other"
+        case .indicator: "indicator"
+        case .healthz: "healthz"
+        case .metrics: "metrics"
+        case .page: "page"
+        case .openapi: "openapi"
+        }
+    }
+}

@@ -1,0 +1,34 @@
+@testable import HTTPServer
+@testable import PagedotsService
+import Synchronization
+
+/// What a service answered, by request name, as responders deliver it (from
+/// any thread, so renders can be waited for without sleeping).
+final class RecordedAnswers: Sendable {
+    private let statuses = Mutex<[String: [Int]]>([:])
+    private let heads = Mutex<[String: String]>([:])
+    private let bodies = Mutex<[String: [UInt8]]>([:])
+    private let delivered = Semaphore()
+
+    /// A responder that records its answer under `name`.
+    func responder(_ name: String) -> HTTPResponder {
+        HTTPResponder { [self] response, _ in
+            statuses.withLock { $0[name, default: []].append(response.status) }
+            heads.withLock { $0[name] = String(decoding: response.head, as: UTF8.self) }
+            bodies.withLock { $0[name] = response.body }
+            delivered.signal()
+        }
+    }
+
+    func statuses(_ name: String) -> [Int] { statuses.withLock { $0[name] ?? [] } }
+
+    func head(_ name: String) -> String { heads.withLock { $0[name] ?? "" } }
+
+    /// The body of the last answer under `name`, as text.
+    func body(_ name: String) -> String { bodies.withLock { String(decoding: $0[name] ?? [], as: UTF8.self) } }
+
+    /// Blocks until `count` more answers have arrived.
+    func waitFor(_ count: Int) {
+        for _ in 0..<count { delivered.wait() }
+    }
+}
