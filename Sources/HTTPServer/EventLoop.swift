@@ -43,6 +43,8 @@ private final class Connection {
     let generation: UInt32
     /// For access records and the error lines of refused requests.
     let peer: SocketAddress
+    /// `peer` as text, made once for the connection's records.
+    lazy var peerText = peer.description
     var machine: HTTPConnection
     /// Edge-triggered readiness: the socket may have input / may take output.
     var canRead = true
@@ -97,6 +99,8 @@ final class EventLoop: @unchecked Sendable {
 
     // The loop thread's alone.
     private let context: ServerContext
+    /// This loop's place among the server's loops (`HTTPAccessRecord.loop`).
+    private let index: Int
     private let epoll: Int32
     private var listener: Int32
     private var connections: [Connection?] = []
@@ -116,9 +120,9 @@ final class EventLoop: @unchecked Sendable {
     private let readBuffer: UnsafeMutableRawBufferPointer
     private let events: UnsafeMutableBufferPointer<epoll_event>
 
-    /// A loop that will accept on `listener`. The loop owns `listener` from
-    /// here on, and closes it even when this throws.
-    static func make(context: ServerContext, listener: Int32) throws(SystemError) -> EventLoop {
+    /// The loop numbered `index` that will accept on `listener`. The loop
+    /// owns `listener` from here on, and closes it even when this throws.
+    static func make(context: ServerContext, index: Int, listener: Int32) throws(SystemError) -> EventLoop {
         let epoll: Int32
         let wake: Int32
         do throws(SystemError) {
@@ -134,14 +138,15 @@ final class EventLoop: @unchecked Sendable {
             throw error
         }
         // From here the loop's deinit closes all three.
-        let loop = EventLoop(context: context, listener: listener, epoll: epoll, wake: wake)
+        let loop = EventLoop(context: context, index: index, listener: listener, epoll: epoll, wake: wake)
         try loop.register(listener, events: EPOLLIN.rawValue, tag: EventLoop.listenerTag)
         try loop.register(wake, events: EPOLLIN.rawValue, tag: EventLoop.wakeTag)
         return loop
     }
 
-    private init(context: ServerContext, listener: Int32, epoll: Int32, wake: Int32) {
+    private init(context: ServerContext, index: Int, listener: Int32, epoll: Int32, wake: Int32) {
         self.context = context
+        self.index = index
         self.listener = listener
         self.epoll = epoll
         wakeDescriptor = wake
@@ -432,17 +437,9 @@ final class EventLoop: @unchecked Sendable {
             // Refusals are always recorded: they are rare, and an error log needs them.
             guard context.settings.keepsAccessRecords || response.problem != nil else { continue }
             observer.accessRecord(HTTPAccessRecord(
-                peer: connection.peer.description,
-                method: response.request?.method ?? "",
-                target: response.request?.target ?? "",
-                version: response.request?.version,
-                referer: response.request?.referer,
-                userAgent: response.request?.userAgent,
-                status: response.status,
-                bodyBytes: response.bodyBytes,
-                seconds: response.seconds,
-                label: response.label,
-                problem: response.problem
+                peer: connection.peerText, request: response.request, status: response.status,
+                bodyBytes: response.bodyBytes, seconds: response.seconds, label: response.label,
+                problem: response.problem, loop: index
             ))
         }
     }

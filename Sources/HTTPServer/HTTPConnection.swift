@@ -85,33 +85,15 @@ enum ConnectionAction {
     case wait
 }
 
-/// What an access log says about a request.
-struct RequestSummary: Equatable {
-    var method: String
-    /// Path and query, as sent (origin-form).
-    var target: String
-    var version: HTTPVersion
-    var referer: String?
-    var userAgent: String?
-
-    init(_ request: HTTPRequest) {
-        method = request.method.name
-        target = request.query.isEmpty ? request.path : request.path + "?" + request.query
-        version = request.version
-        referer = request.header("Referer")
-        userAgent = request.header("User-Agent")
-    }
-}
-
 /// A response whose last byte has been handed to the kernel.
-struct CompletedResponse: Equatable {
+struct CompletedResponse {
     var status: Int
     var label: Int
     /// From the request head's arrival (or the error's detection) to the last byte.
     var seconds: Double
     var bodyBytes: Int
     /// The request, when access records are kept and the head was understood.
-    var request: RequestSummary?
+    var request: HTTPRequest?
     /// For a response the server made itself: why.
     var problem: String?
 }
@@ -145,7 +127,8 @@ struct HTTPConnection {
         var version: HTTPVersion
         var keepAlive: Bool
         var startedAt: MonotonicTime
-        var summary: RequestSummary?
+        /// Kept for the access record, when records are kept.
+        var request: HTTPRequest?
     }
 
     /// A queued response, the output offset where it ends, and its report
@@ -238,7 +221,7 @@ struct HTTPConnection {
         queue(
             response, extraHeaders: extraHeaders,
             disposition: close ? .close : request.version == .http1_0 ? .keepAliveHTTP10 : .keepAlive,
-            includeBody: request.includeBody, startedAt: request.startedAt, summary: request.summary, problem: nil,
+            includeBody: request.includeBody, startedAt: request.startedAt, request: request.request, problem: nil,
             at: moment
         )
         if close {
@@ -414,7 +397,7 @@ struct HTTPConnection {
             version: head.request.version,
             keepAlive: head.keepAlive,
             startedAt: moment.time,
-            summary: settings.keepsAccessRecords ? RequestSummary(head.request) : nil
+            request: settings.keepsAccessRecords ? head.request : nil
         ))
         return .dispatch(head.request, sequence: sequence)
     }
@@ -433,14 +416,14 @@ struct HTTPConnection {
         input.removeAll()
         queue(
             error.response, extraHeaders: [], disposition: .close, includeBody: true,
-            startedAt: moment.time, summary: nil, problem: error.reason, at: moment
+            startedAt: moment.time, request: nil, problem: error.reason, at: moment
         )
         phase = .closing(linger: true)
     }
 
     private mutating func queue(
         _ response: PreparedResponse, extraHeaders: [HTTPHeaderField], disposition: ConnectionDisposition,
-        includeBody: Bool, startedAt: MonotonicTime, summary: RequestSummary?, problem: String?, at moment: Moment
+        includeBody: Bool, startedAt: MonotonicTime, request: HTTPRequest?, problem: String?, at moment: Moment
     ) {
         if output.isEmpty { outputProgressAt = moment.time }
         let bodyBytes = output.appendResponse(
@@ -451,7 +434,7 @@ struct HTTPConnection {
             end: writtenBytes + UInt64(output.count), startedAt: startedAt,
             report: CompletedResponse(
                 status: response.status, label: response.label, seconds: 0, bodyBytes: bodyBytes,
-                request: summary, problem: problem
+                request: request, problem: problem
             )
         ))
     }

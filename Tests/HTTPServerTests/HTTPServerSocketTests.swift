@@ -246,8 +246,11 @@ struct HTTPServerLifecycleTests {
         #expect(records.map(\.method) == ["GET", "HEAD", "GET", "HEAD", "GET", "HEAD"])
         #expect(records.first?.target == "/echo?q=1")
         #expect(records.first?.label == 2)
-        #expect(records.first?.version == .http1_1)
+        #expect(records.first?.request?.version == .http1_1)
         #expect(records.first?.peer.hasPrefix("127.0.0.1:") == true)
+        // Each connection's two responses come from the one loop that serves it.
+        #expect(records.allSatisfy { (0..<2).contains($0.loop) })
+        #expect(stride(from: 0, to: records.count, by: 2).allSatisfy { records[$0].loop == records[$0 + 1].loop })
         #expect(records[1].bodyBytes == 0)
         #expect(records.allSatisfy { $0.seconds >= 0 && $0.problem == nil })
     }
