@@ -68,7 +68,7 @@ def preview_width():
 try:
     driver.get(BASE + "/")
     wait_for("the first preview draws and the snippets are written", lambda d: value("img-snippet"))
-    check("the URL is SPEC.md's example",
+    check("the URL is the default example, a 2x pill on page 3 of 5",
           value("url") == BASE + "/indicator?pages=5&current=2&style=pill&scale=2")
     check("the <img> snippet is 88x16 CSS pixels with 'Page 3 of 5'",
           'width="88" height="16" alt="Page 3 of 5"' in value("img-snippet"))

@@ -17,6 +17,18 @@ public struct RGBA: Hashable, Sendable {
     /// The default `color`: iOS system blue.
     public static let systemBlue = RGBA(red: 0x00, green: 0x7A, blue: 0xFF)
 
+    /// iOS system blue in dark mode.
+    public static let systemBlueDark = RGBA(red: 0x0A, green: 0x84, blue: 0xFF)
+
+    /// The default dark-mode colour for this `color`: itself, except that
+    /// system blue becomes its dark-mode shade (with the same alpha).
+    public var inDarkMode: RGBA {
+        guard red == Self.systemBlue.red, green == Self.systemBlue.green, blue == Self.systemBlue.blue else { return self }
+        var dark = Self.systemBlueDark
+        dark.alpha = alpha
+        return dark
+    }
+
     /// This colour with its alpha multiplied by `factor`, rounded half up
     /// (opaque × 0.3 → 77), as docs/parameters.md defines the default `inactive`.
     public func fading(to factor: Double) -> RGBA {

@@ -1,8 +1,9 @@
 extension IndicatorSpec {
-    /// This spec with every parameter that its style, fill or format does not
-    /// use (the table's `ParameterUse`) put back to its default and `stroke`
-    /// capped at half of `size`, so that specs that draw the same image
-    /// compare equal.
+    /// This spec with every parameter that its style, fill, format or theme
+    /// does not use (the table's `ParameterUse`) put back to its default,
+    /// `stroke` capped at half of `size`, and a dark theme turned into the
+    /// light one drawn in the dark colours, so that specs that draw the same
+    /// image compare equal.
     func normalized() -> IndicatorSpec {
         var spec = self
         let defaults = IndicatorSpec(pages: pages)
@@ -11,6 +12,16 @@ extension IndicatorSpec {
         }
         // A ring half the size thick (or more) is the whole indicator.
         spec.stroke = min(spec.stroke, spec.size / 2)
+        if spec.theme == .dark {
+            // The dark image is the light one in the dark colours.
+            spec.color = spec.darkColor
+            spec.inactive = spec.darkInactive
+            spec.background = spec.darkBackground
+            spec.theme = defaults.theme
+            spec.darkColor = defaults.darkColor
+            spec.darkInactive = defaults.darkInactive
+            spec.darkBackground = defaults.darkBackground
+        }
         return spec
     }
 
@@ -36,6 +47,10 @@ extension IndicatorSpec {
         case .visible: visible = defaults.visible
         case .progress: progress = defaults.progress
         case .labels: labels = defaults.labels
+        case .theme: theme = defaults.theme
+        case .darkcolor: darkColor = defaults.darkColor
+        case .darkinactive: darkInactive = defaults.darkInactive
+        case .darkbg: darkBackground = defaults.darkBackground
         case .width: width = defaults.width
         case .height: height = defaults.height
         }

@@ -26,6 +26,16 @@ public enum ImageFormat: String, CaseIterable, Sendable {
     case png, svg
 }
 
+/// Which colours an image is drawn in (docs/parameters.md, "Themes").
+public enum Theme: String, CaseIterable, Sendable {
+    /// `color`, `inactive`, `bg`.
+    case light
+    /// `darkcolor`, `darkinactive`, `darkbg`.
+    case dark
+    /// SVG only: the light colours, and the dark ones under `prefers-color-scheme: dark`.
+    case auto
+}
+
 /// A fully validated, normalised description of one indicator image, and the
 /// image cache's key.
 ///
@@ -64,6 +74,14 @@ public struct IndicatorSpec: Hashable, Sendable {
     public var progress: Double = 0.5
     /// `style=bar` only: one title per page.
     public var labels: [Label]?
+    /// `light` or `auto`, never `dark`: a dark image is a light one drawn in
+    /// the dark colours, which normalisation moves into `color`, `inactive`
+    /// and `background`, so the two spellings of one image are one spec.
+    public var theme: Theme = .light
+    /// `theme=auto` only: the colours under `prefers-color-scheme: dark`.
+    public var darkColor: RGBA = .systemBlueDark
+    public var darkInactive: RGBA = RGBA.systemBlueDark.fading(to: IndicatorSpec.inactiveAlphaFactor)
+    public var darkBackground: RGBA = .transparent
 
     public init(pages: Int) {
         self.pages = pages

@@ -4,7 +4,11 @@ struct IndicatorSpecBuilder {
     private var spec = IndicatorSpec(pages: 1)
     private let options: PathOptions
     private var colorGiven = false
+    private var colorsGiven = false
     private var inactiveGiven = false
+    private var darkColorGiven = false
+    private var darkInactiveGiven = false
+    private var darkBackgroundGiven = false
     private var fitted: Size?
 
     /// Fitted sizes are compared and shown in millionths of a point, so that
@@ -55,6 +59,7 @@ struct IndicatorSpecBuilder {
             if colorGiven { throw value.failure("not be given together with color") }
             let colors = try value.colors()
             spec.color = colors[spec.current % colors.count]
+            colorsGiven = true
         case .format:
             spec.format = try value.choice(ImageFormat.self)
             if let fixed = options.format, fixed != spec.format {
@@ -63,19 +68,36 @@ struct IndicatorSpecBuilder {
         case .visible: spec.visible = try value.integer()
         case .progress: spec.progress = try value.decimal()
         case .labels: spec.labels = try value.texts(count: spec.pages, note: "one per page: pages=\(spec.pages)").map { Label($0) }
+        case .theme:
+            spec.theme = try value.choice(Theme.self)
+            if spec.theme == .auto, spec.format != .svg {
+                throw value.failure(
+                    "be light or dark for a \(spec.format.rawValue) image (auto switches colours only inside an SVG: "
+                        + "use format=svg, or a <picture> with one image per theme)"
+                )
+            }
+        case .darkcolor:
+            if colorsGiven { throw value.failure("not be given together with colors (the per-page colors apply in both themes)") }
+            spec.darkColor = try value.color()
+            darkColorGiven = true
+        case .darkinactive:
+            spec.darkInactive = try value.color()
+            darkInactiveGiven = true
+        case .darkbg:
+            spec.darkBackground = try value.color()
+            darkBackgroundGiven = true
         case .width: spec.width = try value.decimal(within: minimum(fittedSize().width), note: "the fitted width")
         case .height: spec.height = try value.decimal(within: minimum(fittedSize().height), note: "the fitted height")
         }
     }
 
-    /// The finished spec: `inactive` derived when not given, parameters the
-    /// style does not use reset, a fitted `width`/`height` dropped, and the
-    /// image checked against `ImageLimits`.
+    /// The finished spec: colours not given derived from those given,
+    /// parameters the style does not use reset, a fitted `width`/`height`
+    /// dropped, and the image checked against `ImageLimits`.
     mutating func finish() throws(ParameterError) -> IndicatorSpec {
-        if !inactiveGiven {
-            spec.inactive = spec.color.fading(to: IndicatorSpec.inactiveAlphaFactor)
-        }
         let fitted = fittedSize()
+        deriveColors()
+        spec = spec.normalized()
         if let width = spec.width, width <= minimum(fitted.width).lowerBound { spec.width = nil }
         if let height = spec.height, height <= minimum(fitted.height).lowerBound { spec.height = nil }
         try ImageLimits.check(
@@ -85,14 +107,23 @@ struct IndicatorSpecBuilder {
         return spec
     }
 
+    /// The defaults that follow from other colours: `inactive` from `color`,
+    /// and the dark colours from the light ones (docs/parameters.md, "Themes").
+    private mutating func deriveColors() {
+        if !inactiveGiven { spec.inactive = spec.color.fading(to: IndicatorSpec.inactiveAlphaFactor) }
+        if !darkColorGiven { spec.darkColor = spec.color.inDarkMode }
+        if !darkInactiveGiven {
+            spec.darkInactive = inactiveGiven ? spec.inactive : spec.darkColor.fading(to: IndicatorSpec.inactiveAlphaFactor)
+        }
+        if !darkBackgroundGiven { spec.darkBackground = spec.background }
+    }
+
     /// The fitted size, worked out once, when `width`, `height` or `finish`
     /// first needs it: every parameter that shapes it has been applied by
-    /// then, so the spec is normalised at that point too (`width` and
-    /// `height`, applied after, are used by every style).
+    /// then (`width` and `height`, applied after, are used by every style).
     private mutating func fittedSize() -> Size {
         if let fitted { return fitted }
-        spec = spec.normalized()
-        let size = IndicatorLayout.fittedSize(of: spec)
+        let size = IndicatorLayout.fittedSize(of: spec.normalized())
         fitted = size
         return size
     }

@@ -5,6 +5,7 @@
 public enum ParameterName: String, CaseIterable, Sendable {
     case pages, current, style, color, inactive, bg, size, spacing, padding, scale
     case direction, fill, stroke, shape, colors, format, visible, progress, labels
+    case theme, darkcolor, darkinactive, darkbg
     case width, height
 }
 
@@ -40,34 +41,47 @@ public enum ParameterDefault: Hashable, Sendable {
 }
 
 /// When a parameter affects the image. Where it does not, it is still
-/// validated, then reset to its default, so it takes no part in the cache key.
+/// validated, then reset to its default, so it takes no part in the spec (the
+/// cache's key).
 public struct ParameterUse: Hashable, Sendable {
     /// The styles that draw with it.
     public var styles: [Style]
     /// The `fill` it needs, if any.
     public var fill: Fill?
-    /// The `format` it needs, if any.
-    public var format: ImageFormat?
+    /// The formats that draw with it; nil for every format.
+    public var formats: [ImageFormat]?
+    /// The themes that draw with it; nil for every theme.
+    public var themes: [Theme]?
 
-    public init(styles: [Style] = Style.allCases, fill: Fill? = nil, format: ImageFormat? = nil) {
+    public init(styles: [Style] = Style.allCases, fill: Fill? = nil, formats: [ImageFormat]? = nil, themes: [Theme]? = nil) {
         self.styles = styles
         self.fill = fill
-        self.format = format
+        self.formats = formats
+        self.themes = themes
     }
 
     /// Whether a spec with these settings is drawn with the parameter.
     public func applies(to spec: IndicatorSpec) -> Bool {
         styles.contains(spec.style)
             && (fill.map { $0 == spec.fill } ?? true)
-            && (format.map { $0 == spec.format } ?? true)
+            && (formats?.contains(spec.format) ?? true)
+            && (themes?.contains(spec.theme) ?? true)
     }
 
-    /// In words, for the docs: `all`, `scroll`, `dots, pill, scroll, progress with fill=outline`, `all, PNG only`.
+    /// In words, for the docs: `all`, `scroll`, `dots, pill, scroll, progress
+    /// with fill=outline`, `all, PNG only`, `all with theme=dark or auto`.
     public var summary: String {
         var text = styles == Style.allCases ? "all" : styles.map(\.rawValue).joined(separator: ", ")
         if let fill { text += " with fill=\(fill.rawValue)" }
-        if let format { text += ", \(format.rawValue.uppercased()) only" }
+        if let themes { text += " with theme=" + Self.either(themes.map(\.rawValue)) }
+        if let formats { text += ", " + Self.either(formats.map { $0.rawValue.uppercased() }, or: "and") + " only" }
         return text
+    }
+
+    /// `a`, `a or b`, `a, b or c`.
+    private static func either(_ words: [String], or conjunction: String = "or") -> String {
+        guard let last = words.last, words.count > 1 else { return words.first ?? "" }
+        return words.dropLast().joined(separator: ", ") + " \(conjunction) " + last
     }
 }
 
@@ -125,6 +139,8 @@ public struct Parameter: Hashable, Sendable {
 extension ParameterName {
     /// The styles that draw indicator shapes (bar draws segments).
     private static let allButBar: [Style] = Style.allCases.filter { $0 != .bar }
+    /// The themes that draw the dark colours.
+    private static let darkThemes: [Theme] = [.dark, .auto]
 
     /// This parameter's row of the table.
     public var definition: Parameter {
@@ -157,7 +173,7 @@ extension ParameterName {
         case .padding:
             return row(.decimal(0...64), unit: "points", .value("4"), "margin on every side")
         case .scale:
-            return row(.integer(1...4), .value("1"), use: ParameterUse(format: .png),
+            return row(.integer(1...4), .value("1"), use: ParameterUse(formats: [.png]),
                        "pixels per point (1x, 2x, 3x screens); SVG is sized in points")
         case .direction:
             return row(.choice(Direction.allCases.map(\.rawValue)), .value("ltr"),
@@ -185,6 +201,18 @@ extension ParameterName {
         case .labels:
             return row(.textList, .none, rule: "exactly one per page", use: ParameterUse(styles: [.bar]),
                        "segment titles (%2C for a comma inside one)")
+        case .theme:
+            return row(.choice(Theme.allCases.map(\.rawValue)), .value("light"), rule: "auto with format=svg only",
+                       "colours: light, dark, or auto, which switches with the viewer's colour scheme inside an SVG")
+        case .darkcolor:
+            return row(.color, .derived("color, with 007AFF as 0A84FF (iOS systemBlue in dark mode)"),
+                       rule: "not together with colors", use: ParameterUse(themes: Self.darkThemes),
+                       "color of the current indicator in dark mode")
+        case .darkinactive:
+            return row(.color, .derived("inactive when given, else darkcolor with its alpha × 0.3"),
+                       use: ParameterUse(themes: Self.darkThemes), "color of the other indicators in dark mode")
+        case .darkbg:
+            return row(.color, .derived("bg"), use: ParameterUse(themes: Self.darkThemes), "background in dark mode")
         case .width:
             return row(.decimal(nil), unit: "points", .derived("fitted"), rule: "at least the fitted width",
                        "a fixed canvas width, indicator centred (after direction)")

@@ -4,25 +4,79 @@ import PagedotsCore
 
 /// The parameter table: its order, its defaults, its use rules, and the docs made from it.
 @Suite struct ParameterTableTests {
-    /// A valid value other than the default for every parameter but `pages`, for `pages=3`.
-    static let samples: [ParameterName: String] = [
-        .current: "1", .style: "pill", .color: "red", .inactive: "blue", .bg: "white", .size: "10",
-        .spacing: "6", .padding: "2", .scale: "2", .direction: "rtl", .fill: "outline", .stroke: "2",
-        .shape: "star", .colors: "red,green", .format: "svg", .visible: "9", .progress: "0.25",
-        .labels: "a,b,c", .width: "200", .height: "50",
-    ]
+    /// A valid value other than the default for every parameter, for
+    /// `pages=3`. An exhaustive switch: a new parameter needs a sample, and
+    /// then the tests below check that it changes the spec (the image cache's
+    /// key) where it is used and leaves it alone where it is not.
+    static func sample(for name: ParameterName) -> String {
+        switch name {
+        case .pages: "4"
+        case .current: "1"
+        case .style: "pill"
+        case .color: "red"
+        case .inactive: "blue"
+        case .bg: "white"
+        case .size: "10"
+        case .spacing: "6"
+        case .padding: "2"
+        case .scale: "2"
+        case .direction: "rtl"
+        case .fill: "outline"
+        case .stroke: "2"
+        case .shape: "star"
+        case .colors: "red,green"
+        case .format: "svg"
+        case .visible: "9"
+        case .progress: "0.25"
+        case .labels: "a,b,c"
+        case .theme: "dark"
+        case .darkcolor: "orange"
+        case .darkinactive: "gray"
+        case .darkbg: "black"
+        case .width: "200"
+        case .height: "50"
+        }
+    }
 
-    /// A query in which `parameter` is drawn with.
-    static func using(_ parameter: Parameter) -> String {
-        "pages=3&style=\(parameter.use.styles[0])&fill=\(parameter.use.fill ?? .solid)&format=\(parameter.use.format ?? .png)"
-            .replacingOccurrences(of: "&\(parameter.name)=[^&]*", with: "", options: .regularExpression)
+    /// The parameters (besides `pages=3`) with which `use` applies.
+    static func applyingContext(_ use: ParameterUse) -> [(ParameterName, String)] {
+        var context: [(ParameterName, String)] = [(.style, use.styles[0].rawValue)]
+        if let fill = use.fill { context.append((.fill, fill.rawValue)) }
+        if let format = use.formats?.first { context.append((.format, format.rawValue)) }
+        if let theme = use.themes?.first { context.append((.theme, theme.rawValue)) }
+        return context
+    }
+
+    /// The same with one of them changed so that `use` does not apply, or nil when it always does.
+    static func nonApplyingContext(_ use: ParameterUse) -> [(ParameterName, String)]? {
+        var context = applyingContext(use)
+        if let style = Style.allCases.first(where: { !use.styles.contains($0) }) {
+            context[0] = (.style, style.rawValue)
+        } else if let fill = use.fill, let other = Fill.allCases.first(where: { $0 != fill }) {
+            context.append((.fill, other.rawValue))
+        } else if let formats = use.formats, let other = ImageFormat.allCases.first(where: { !formats.contains($0) }) {
+            context.append((.format, other.rawValue))
+        } else if let themes = use.themes, let other = Theme.allCases.first(where: { !themes.contains($0) }) {
+            context.append((.theme, other.rawValue))
+        } else {
+            return nil
+        }
+        return context
+    }
+
+    /// `pages=3` with `pairs` (a later pair replaces an earlier one of the same name), in the table's order.
+    static func query(_ pairs: [(ParameterName, String)]) -> String {
+        var values: [ParameterName: String] = [.pages: "3"]
+        for (name, value) in pairs { values[name] = value }
+        return ParameterName.allCases.compactMap { name in values[name].map { "\(name.rawValue)=\($0)" } }.joined(separator: "&")
     }
 
     @Test func tableFollowsTheNamesOrder() {
         #expect(Parameter.all.map(\.name) == ParameterName.allCases)
         #expect(ParameterName.allCases.map(\.rawValue) == [
             "pages", "current", "style", "color", "inactive", "bg", "size", "spacing", "padding", "scale", "direction",
-            "fill", "stroke", "shape", "colors", "format", "visible", "progress", "labels", "width", "height",
+            "fill", "stroke", "shape", "colors", "format", "visible", "progress", "labels",
+            "theme", "darkcolor", "darkinactive", "darkbg", "width", "height",
         ])
         #expect(Parameter.all.allSatisfy { $0.name.definition == $0 })
     }
@@ -30,26 +84,17 @@ import PagedotsCore
     @Test(arguments: Parameter.all)
     func writingTheDefaultChangesNothing(parameter: Parameter) throws {
         guard case .value(let value) = parameter.defaultValue else { return }
-        let base = Self.using(parameter)
-        #expect(try parsedSpec(base + "&\(parameter.name)=\(value)") == parsedSpec(base))
+        let context = Self.applyingContext(parameter.use).filter { $0.0 != parameter.name }
+        #expect(try parsedSpec(Self.query(context + [(parameter.name, value)])) == parsedSpec(Self.query(context)))
     }
 
-    @Test(arguments: Parameter.all.filter { $0.name != .pages })
+    @Test(arguments: Parameter.all)
     func aParameterChangesTheImageOnlyWhereItIsUsed(parameter: Parameter) throws {
-        let sample = try #require(Self.samples[parameter.name])
-        let base = Self.using(parameter)
-        #expect(try parsedSpec(base + "&\(parameter.name)=\(sample)") != parsedSpec(base))
-        let unused: String? = if let style = Style.allCases.first(where: { !parameter.use.styles.contains($0) }) {
-            base.replacingOccurrences(of: "style=\(parameter.use.styles[0])", with: "style=\(style)")
-        } else if parameter.use.fill != nil {
-            base.replacingOccurrences(of: "fill=outline", with: "fill=solid")
-        } else if parameter.use.format != nil {
-            base.replacingOccurrences(of: "format=png", with: "format=svg")
-        } else {
-            nil
-        }
-        if let unused {
-            #expect(try parsedSpec(unused + "&\(parameter.name)=\(sample)") == parsedSpec(unused))
+        let sample = (parameter.name, Self.sample(for: parameter.name))
+        let used = Self.applyingContext(parameter.use).filter { $0.0 != parameter.name }
+        #expect(try parsedSpec(Self.query(used + [sample])) != parsedSpec(Self.query(used)))
+        if let unused = Self.nonApplyingContext(parameter.use) {
+            #expect(try parsedSpec(Self.query(unused + [sample])) == parsedSpec(Self.query(unused)))
         }
     }
 

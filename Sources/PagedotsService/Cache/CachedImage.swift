@@ -24,7 +24,7 @@ final class CachedImage: Sendable {
     /// since a flood of small images is where the overhead dominates.
     static let heapOverhead = 1024
 
-    /// The cache lifetime of an image: a year, never revalidated (README, "Deploying behind a cache").
+    /// The cache lifetime of an image: a year, never revalidated (docs/http.md, "Images").
     static let cacheControl = HTTPHeaderField("Cache-Control", "public, max-age=31536000, immutable")
 
     init(image: EncodedImage) {

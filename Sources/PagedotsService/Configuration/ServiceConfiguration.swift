@@ -11,7 +11,7 @@ public struct ServiceConfiguration: Sendable {
     public var renderThreads: Int = HTTPServerConfiguration.defaultEventLoops
     /// Cache misses that may wait for a render thread; beyond, `503`. Default 256.
     public var renderQueueLimit: Int = 256
-    /// When set, image URLs must be signed with this key (README, "Signed URLs"). Default: none.
+    /// When set, image URLs must be signed with this key (docs/operating.md, "Signed URLs"). Default: none.
     public var signer: URLSigner?
     /// One line per response on standard output, and in which format. Default `combined`.
     public var accessLog: AccessLogFormat = .combined

@@ -18,7 +18,7 @@ extension BuilderPage {
         switch name {
         case .pages, .current: .pages
         case .style, .shape, .fill, .stroke, .visible, .progress, .labels: .look
-        case .color, .inactive, .bg, .colors: .colors
+        case .color, .inactive, .bg, .colors, .theme, .darkcolor, .darkinactive, .darkbg: .colors
         case .size, .spacing, .padding, .direction, .width, .height: .geometry
         case .format, .scale: .output
         }
@@ -55,7 +55,8 @@ extension BuilderPage {
         let use = parameter.use
         var box = "data-styles=\"\(use.styles.map(\.rawValue).joined(separator: " "))\""
         if let fill = use.fill { box += " data-fill=\"\(fill.rawValue)\"" }
-        if let format = use.format { box += " data-format=\"\(format.rawValue)\"" }
+        if let formats = use.formats { box += " data-formats=\"\(formats.map(\.rawValue).joined(separator: " "))\"" }
+        if let themes = use.themes { box += " data-themes=\"\(themes.map(\.rawValue).joined(separator: " "))\"" }
         let common = "id=\"p-\(name)\" name=\"\(name)\" data-param data-default=\"\(parameter.defaultText.escapedForHTML)\""
         let control: String
         switch parameter.kind {

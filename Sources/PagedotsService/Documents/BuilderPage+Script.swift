@@ -20,7 +20,8 @@ extension BuilderPage {
       const use = field.closest('.field').dataset;
       return use.styles.split(' ').includes(text('style') || 'dots')
         && (!use.fill || use.fill === (text('fill') || 'solid'))
-        && (!use.format || use.format === (text('format') || 'png'));
+        && (!use.formats || use.formats.split(' ').includes(text('format') || 'png'))
+        && (!use.themes || use.themes.split(' ').includes(text('theme') || 'light'));
     }
 
     // A value as the URL spells it: colours without '#', list items encoded one by one.

@@ -2,7 +2,7 @@ import HTTPServer
 import PagedotsCore
 
 /// The OpenAPI 3.1 description served at `/openapi.json`: every endpoint of
-/// the service (README, "HTTP"), its responses and their headers. The image parameters are made
+/// the service (docs/http.md), its responses and their headers. The image parameters are made
 /// from the parser's own table (`Parameter.all`), once, at start-up, so the
 /// document cannot drift from what the service accepts.
 enum OpenAPIDocument {

@@ -2,7 +2,7 @@ import Glibc
 import HTTPServer
 import Synchronization
 
-/// The service's Prometheus metrics (README, "Metrics"). Every count is an
+/// The service's Prometheus metrics (docs/operating.md, "Metrics"). Every count is an
 /// atomic in a slot fixed in advance, so recording takes no lock and allocates
 /// nothing, from any thread; `exposition` writes the text format.
 final class Metrics: HTTPServerObserver {

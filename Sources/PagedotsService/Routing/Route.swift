@@ -1,5 +1,5 @@
 /// The service's endpoints as the `route` label of `pagedots_requests_total`
-/// names them (README, "Metrics"). The raw value is the `HTTPResponse.label`.
+/// names them (docs/operating.md, "Metrics"). The raw value is the `HTTPResponse.label`.
 enum Route: Int, CaseIterable, Sendable {
     case other = 0
     case indicator

@@ -1,6 +1,6 @@
 import CCrypto
 
-/// Signs and checks image URLs (README, "Signed URLs"): a query must end
+/// Signs and checks image URLs (docs/operating.md, "Signed URLs"): a query must end
 /// with `&sig=` and the unpadded base64url HMAC-SHA256, under the key, of
 /// the query exactly as sent before `&sig=`.
 public struct URLSigner: Sendable {
