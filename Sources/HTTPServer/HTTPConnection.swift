@@ -5,7 +5,7 @@ struct ConnectionSettings: Sendable {
     var maxBodyBytes: Int
     var headerTimeout: TimeSpan
     var idleTimeout: TimeSpan
-    var writeTimeout: TimeSpan
+    var sendTimeout: TimeSpan
     /// How long a connection closed after an error keeps reading (and
     /// discarding) what the client still sends, so that the error response is
     /// not destroyed by a reset.
@@ -31,7 +31,7 @@ struct ConnectionSettings: Sendable {
         maxBodyBytes = configuration.maxBodyBytes
         headerTimeout = TimeSpan(seconds: configuration.headerTimeout)
         idleTimeout = TimeSpan(seconds: configuration.idleTimeout)
-        writeTimeout = TimeSpan(seconds: configuration.writeTimeout)
+        sendTimeout = TimeSpan(seconds: configuration.sendTimeout)
         lingerTimeout = TimeSpan(seconds: configuration.lingerTimeout)
         maxLingerBytes = configuration.maxLingerBytes
         maxBufferedOutputBytes = configuration.maxBufferedOutputBytes
@@ -57,8 +57,8 @@ enum TimerKind: Int, CaseIterable {
     case idle
     /// A request head (and body) in progress (`headerTimeout`): 408.
     case request
-    /// Output waiting for the client to read (`writeTimeout`): close.
-    case write
+    /// Output waiting for the client to read (`sendTimeout`): abandon it, close.
+    case send
     /// Closed for output, discarding input (`lingerTimeout`): close.
     case linger
 }
@@ -236,7 +236,7 @@ struct HTTPConnection {
     mutating func timerFired(at moment: Moment) {
         guard let timer, moment.time >= timer.deadline else { return }
         switch timer.kind {
-        case .idle, .write, .linger:
+        case .idle, .send, .linger:
             phase = .closed
         case .request:
             fail(.requestTimeout(seconds: Double(settings.headerTimeout.nanoseconds) / 1e9), at: moment)
@@ -291,7 +291,7 @@ struct HTTPConnection {
             break
         }
         if !output.isEmpty {
-            return ConnectionTimer(kind: .write, deadline: outputProgressAt.adding(settings.writeTimeout))
+            return ConnectionTimer(kind: .send, deadline: outputProgressAt.adding(settings.sendTimeout))
         }
         switch phase {
         case .readingHead where input.isEmpty:

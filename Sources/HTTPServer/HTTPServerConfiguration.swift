@@ -28,9 +28,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var headerTimeout: Double = 10
     /// Seconds a connection may sit with no request in progress; then it is closed. Default 5.
     public var idleTimeout: Double = 5
-    /// Seconds a response may wait for the client to read any of it; then the
-    /// connection is closed. Default 10.
-    public var writeTimeout: Double = 10
+    /// Seconds a response may make no progress (the client reads none of
+    /// it); then it is abandoned and the connection closed. Default 30.
+    public var sendTimeout: Double = 30
     /// Seconds a graceful stop waits for requests in flight. Default 10.
     public var drainTimeout: Double = 10
 
@@ -86,7 +86,7 @@ public struct HTTPServerConfiguration: Sendable {
         try check(eventsPerWait > 0, "eventsPerWait must be positive")
         for (name, seconds) in [
             ("header timeout", headerTimeout), ("idle timeout", idleTimeout),
-            ("write timeout", writeTimeout), ("drain timeout", drainTimeout), ("linger timeout", lingerTimeout),
+            ("send timeout", sendTimeout), ("drain timeout", drainTimeout), ("linger timeout", lingerTimeout),
         ] {
             try check(seconds > 0 && seconds.isFinite, "\(name) must be a positive number of seconds; got \(seconds)")
         }

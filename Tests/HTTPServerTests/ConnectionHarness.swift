@@ -33,7 +33,7 @@ struct ConnectionHarness {
         var configuration = HTTPServerConfiguration()
         configuration.headerTimeout = 10
         configuration.idleTimeout = 5
-        configuration.writeTimeout = 10
+        configuration.sendTimeout = 30
         configure(&configuration)
         var settings = ConnectionSettings(configuration, keepsAccessRecords: accessRecords)
         adjust(&settings)

@@ -207,7 +207,7 @@ struct ConnectionTimeoutTests {
         harness.writeCapacity = 0
         harness.now = 1
         harness.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n", okResponse())
-        #expect(harness.machine.timer == ConnectionTimer(kind: .write, deadline: harness.time(11)))
+        #expect(harness.machine.timer == ConnectionTimer(kind: .send, deadline: harness.time(31)))
         harness.now = 3
         harness.writeCapacity = nil
         harness.run()
@@ -216,15 +216,38 @@ struct ConnectionTimeoutTests {
         #expect(harness.closed)
     }
 
-    @Test("A client that does not read its response is closed after the write timeout")
-    func writeTimeout() {
+    @Test("SPEC: a response the client reads none of for the send timeout (30 s by default) is abandoned, its connection closed")
+    func sendTimeout() {
+        #expect(HTTPServerConfiguration().sendTimeout == 30)
         var harness = ConnectionHarness()
         harness.writeCapacity = 0
         harness.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n", okResponse())
-        harness.advance(to: 9.999)
+        harness.advance(to: 29.999)
         #expect(!harness.closed)
-        harness.advance(to: 10)
+        harness.advance(to: 30)
         #expect(harness.closed)
+        #expect(harness.completed.isEmpty)
+    }
+
+    @Test("SPEC: any progress restarts the send timeout: a slow reader is served, a stalled one is not")
+    func sendTimeoutCountsFromProgress() {
+        var harness = ConnectionHarness({ $0.sendTimeout = 2 })
+        harness.writeCapacity = 0
+        harness.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n", okResponse(String(repeating: "x", count: 100)))
+        // The client takes 10 bytes every 1.5 s: never 2 s without progress.
+        for step in 1...6 {
+            harness.advance(to: Double(step) * 1.5)
+            #expect(!harness.closed)
+            harness.writeCapacity = 10
+            harness.run()
+            #expect(harness.machine.timer == ConnectionTimer(kind: .send, deadline: harness.time(harness.now + 2)))
+        }
+        // Then it stops reading.
+        harness.advance(to: 9 + 1.999)
+        #expect(!harness.closed)
+        harness.advance(to: 9 + 2)
+        #expect(harness.closed)
+        #expect(harness.sent.count == 60)
     }
 
     @Test("While the handler works, no timer runs")
@@ -424,7 +447,7 @@ struct ConnectionReportingTests {
 
     @Test("An answer after the connection closed is ignored")
     func answerAfterClose() {
-        var harness = ConnectionHarness({ $0.writeTimeout = 1 })
+        var harness = ConnectionHarness({ $0.sendTimeout = 1 })
         harness.clientSends("GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n")
         harness.writeCapacity = 0
         harness.run()

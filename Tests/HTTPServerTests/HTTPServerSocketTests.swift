@@ -196,6 +196,21 @@ struct HTTPServerLifecycleTests {
         #expect(withoutDate(keptAlive.readToEnd()) == helloResponse)
     }
 
+    @Test("SPEC: a client that reads none of a large response for the send timeout has it abandoned and its connection closed")
+    func sendTimeout() throws {
+        let server = try TestServer { $0.sendTimeout = 0.3 }
+        let client = try server.client()
+        // 32 MB: more than the kernel buffers of both ends hold.
+        let size = 32 << 20
+        client.send("GET /big?\(size) HTTP/1.1\r\nHost: a\r\n\r\n")
+        // Not a byte read until the server has closed the connection.
+        #expect(server.observer.waitForClosedConnection())
+        let received = client.readToEnd()
+        #expect(received.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(received.utf8.count < size)
+        #expect(server.observer.current.responses.isEmpty)
+    }
+
     @Test("SPEC: shutdown closes idle connections at once, answers the request in flight with close, then stops")
     func shutdownDrains() throws {
         let server = try TestServer()

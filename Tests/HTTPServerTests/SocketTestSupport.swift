@@ -126,12 +126,21 @@ final class RecordingObserver: HTTPServerObserver {
 
     private let counts = Mutex(Counts())
     private let records = Mutex<[HTTPAccessRecord]>([])
+    private let closings = DispatchSemaphore(value: 0)
 
     var current: Counts { counts.withLock { $0 } }
     var accessRecords: [HTTPAccessRecord] { records.withLock { $0 } }
 
     func connectionOpened() { counts.withLock { $0.opened += 1 } }
-    func connectionClosed() { counts.withLock { $0.closed += 1 } }
+    func connectionClosed() {
+        counts.withLock { $0.closed += 1 }
+        closings.signal()
+    }
+
+    /// Waits until the server has closed a connection (at most 10 s); false if none closed.
+    func waitForClosedConnection() -> Bool {
+        closings.wait(timeout: .now() + 10) == .success
+    }
     func responseSent(label: Int, status: Int, seconds: Double) { counts.withLock { $0.responses.append(status) } }
     var wantsAccessRecords: Bool { true }
     func accessRecord(_ record: HTTPAccessRecord) { records.withLock { $0.append(record) } }

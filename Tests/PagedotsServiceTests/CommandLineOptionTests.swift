@@ -14,6 +14,14 @@ import Testing
         #expect(config.server.headerTimeout == 10)
         #expect(config.server.idleTimeout == 5)
         #expect(config.server.drainTimeout == 10)
+        #expect(config.server.sendTimeout == 30)
+    }
+
+    @Test("--send-timeout and PAGEDOTS_SEND_TIMEOUT set the send timeout, in decimal seconds")
+    func sendTimeout() throws {
+        #expect(try configuration(["--send-timeout", "2.5"]).get().server.sendTimeout == 2.5)
+        #expect(try configuration([], environment: ["PAGEDOTS_SEND_TIMEOUT": "7"]).get().server.sendTimeout == 7)
+        #expect(try configuration(["--send-timeout=1"], environment: ["PAGEDOTS_SEND_TIMEOUT": "7"]).get().server.sendTimeout == 1)
     }
 
     @Test func flagsInBothFormsAndEnvironmentFallbacks() throws {
@@ -36,6 +44,7 @@ import Testing
         ([], ["PORT": "http"], "PORT: must be an integer from 0 to 65535; got \"http\""),
         (["--idle-timeout", "-1"], [:], "--idle-timeout: must be a number of seconds above 0, like 2.5; got \"-1\""),
         (["--header-timeout", "1e3"], [:], "--header-timeout: must be a number of seconds above 0, like 2.5; got \"1e3\""),
+        ([], ["PAGEDOTS_SEND_TIMEOUT": "0"], "PAGEDOTS_SEND_TIMEOUT: must be a number of seconds above 0, like 2.5; got \"0\""),
         (["--threads", "0"], [:], "--threads: must be an integer from 1 to 256; got \"0\""),
         (["--cache-mb", "+5"], [:], "--cache-mb: must be an integer from 0 to 1048576; got \"+5\""),
         // A key is a secret: the message gives its length, never its text.
