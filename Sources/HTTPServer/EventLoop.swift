@@ -380,6 +380,9 @@ final class EventLoop: @unchecked Sendable {
                 Socket.shutdownOutput(connection.descriptor)
             case .close:
                 return close(slot, connection)
+            case .reset:
+                Socket.discardUnsentOnClose(connection.descriptor)
+                return close(slot, connection)
             case .wait:
                 return timers.set(slot, to: connection.machine.timer)
             }

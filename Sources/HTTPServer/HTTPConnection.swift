@@ -81,6 +81,9 @@ enum ConnectionAction {
     case shutdownOutput
     /// Close the socket.
     case close
+    /// Close the socket at once, dropping what the kernel still holds for the
+    /// client (a reset): a response abandoned to a client that stopped reading.
+    case reset
     /// Nothing to do until the socket is ready, a response arrives or a timer fires.
     case wait
 }
@@ -149,6 +152,8 @@ struct HTTPConnection {
     private var nextSequence: UInt64 = 0
     private var inputEnded = false
     private var draining = false
+    /// The send timeout abandoned the output: close with a reset.
+    private var abandoned = false
 
     private var idleSince: MonotonicTime
     private var requestStartedAt: MonotonicTime
@@ -236,7 +241,12 @@ struct HTTPConnection {
     mutating func timerFired(at moment: Moment) {
         guard let timer, moment.time >= timer.deadline else { return }
         switch timer.kind {
-        case .idle, .send, .linger:
+        case .idle, .linger:
+            phase = .closed
+        case .send:
+            // Unsent bytes in the kernel would wait for the client too (in an
+            // orphaned socket): abandoned with the rest.
+            abandoned = true
             phase = .closed
         case .request:
             fail(.requestTimeout(seconds: Double(settings.headerTimeout.nanoseconds) / 1e9), at: moment)
@@ -260,7 +270,7 @@ struct HTTPConnection {
         }
         switch phase {
         case .closed:
-            return .close
+            return abandoned ? .reset : .close
         case .closing(let linger):
             if !output.isEmpty { return canWrite ? .send : .wait }
             if linger, !inputEnded {

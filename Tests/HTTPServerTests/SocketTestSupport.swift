@@ -13,6 +13,8 @@ import Glibc
 final class TestClient {
     private let descriptor: Int32
     private var buffered: [UInt8] = []
+    /// The errno of the read that ended the input, if it failed (ECONNRESET for a reset).
+    private(set) var lastError: Int32?
 
     init(port: Int) throws(LoopbackConnectError) {
         descriptor = try connectToLoopback(port: port)
@@ -45,7 +47,10 @@ final class TestClient {
         var chunk = [UInt8](repeating: 0, count: 65536)
         let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
         guard count > 0 else {
-            if count < 0, errno == EAGAIN { Issue.record("no answer from the server within 10 s") }
+            if count < 0 {
+                lastError = errno
+                if errno == EAGAIN { Issue.record("no answer from the server within 10 s") }
+            }
             return false
         }
         buffered.append(contentsOf: chunk[..<count])
