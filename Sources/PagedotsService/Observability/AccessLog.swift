@@ -180,11 +180,7 @@ final class AccessLog: HTTPServerObserver {
         if let request = record.request {
             line.appendQuoted(request.method.name)
             line.appendText(" ")
-            line.appendQuoted(request.path)
-            if !request.query.isEmpty {
-                line.appendText("?")
-                line.appendQuoted(request.query)
-            }
+            line.appendTarget(of: request, json: false)
             line.appendText(" ")
             line.appendVersion(request.version)
         } else {
@@ -216,11 +212,7 @@ final class AccessLog: HTTPServerObserver {
         line.appendText(",\"target\":")
         if let request {
             line.appendText("\"")
-            line.appendJSONEscaped(request.path)
-            if !request.query.isEmpty {
-                line.appendText("?")
-                line.appendJSONEscaped(request.query)
-            }
+            line.appendTarget(of: request, json: true)
             line.appendText("\",\"version\":\"")
             line.appendVersion(request.version)
             line.appendText("\"")
@@ -286,6 +278,19 @@ private extension [UInt8] {
                 : bytes.prefix { $0 != UInt8(ascii: ":") }
             append(contentsOf: address)
         }
+    }
+
+    /// The path and query as sent, escaped for a quoted field of the combined
+    /// format or for a JSON string.
+    mutating func appendTarget(of request: HTTPRequest, json: Bool) {
+        appendEscaped(request.path, json: json)
+        guard !request.query.isEmpty else { return }
+        appendText("?")
+        appendEscaped(request.query, json: json)
+    }
+
+    private mutating func appendEscaped(_ text: String, json: Bool) {
+        if json { appendJSONEscaped(text) } else { appendQuoted(text) }
     }
 
     /// `HTTP/1.1`.
