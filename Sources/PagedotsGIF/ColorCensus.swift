@@ -1,0 +1,177 @@
+/// What the encoder learns about the frames' colours while it plans them:
+/// which colours each frame draws. `plan()` then chooses the global palette:
+/// all the colours when they fit, else the colours that serve the frames
+/// whose own palettes would cost most, when that saves bytes.
+struct ColorCensus {
+    /// The most distinct colours considered for the global palette; frames
+    /// with colours beyond them get their own palettes.
+    static let colorLimit = 1024
+
+    /// What one frame draws.
+    private struct Frame {
+        /// Its colours as positions in `all`; nil when it cannot use the
+        /// global palette (more colours than a palette, or past `colorLimit`).
+        var colors: [Int]?
+        var hasTransparentPixels: Bool
+        /// The bytes its own palette would take.
+        var ownPaletteBytes: Int
+    }
+
+    /// Every colour frames draw, in the order first drawn.
+    private var all = ColorTable(capacity: colorLimit)
+    /// Per colour of `all`: how many pixels draw it.
+    private var pixelsDrawn: [Int] = []
+    private var frames: [Frame] = []
+    /// The colours of the frame being counted, and their pixel counts.
+    private var frame = ColorTable()
+    private var frameCounts = [Int](repeating: 0, count: ColorTable.paletteCapacity)
+
+    /// How many frames were counted.
+    var frameCount: Int { frames.count }
+
+    /// Counts the colours of the next frame.
+    mutating func add(_ patch: FramePatch) {
+        frame.removeAll()
+        var hasTransparentPixels = false, hasKeptPixels = false
+        var previous: PatchPixel?
+        var position = 0
+        for pixel in patch.pixels {
+            if pixel.mustDraw {
+                if pixel != previous {
+                    // A run of one colour needs one probe.
+                    let known = frame.count
+                    guard let found = frame.insert(pixel.rgb) else { continue }
+                    position = found
+                    if frame.count > known {
+                        frameCounts[found] = 0
+                    }
+                    previous = pixel
+                }
+                frameCounts[position] += 1
+            } else if pixel.isKept {
+                hasKeptPixels = true
+            } else {
+                hasTransparentPixels = true
+            }
+        }
+        let needsTransparent = hasTransparentPixels || hasKeptPixels
+        var colors: [Int]? = frame.overflowed ? nil : []
+        for (position, rgb) in frame.colors.enumerated() where colors != nil {
+            if let found = all.insert(rgb) {
+                if found == pixelsDrawn.count {
+                    pixelsDrawn.append(0)
+                }
+                pixelsDrawn[found] += frameCounts[position]
+                colors?.append(found)
+            } else {
+                colors = nil
+            }
+        }
+        let ownEntries = frame.overflowed ? ColorTable.paletteCapacity : frame.count + (needsTransparent ? 1 : 0)
+        frames.append(Frame(colors: colors, hasTransparentPixels: hasTransparentPixels, ownPaletteBytes: 3 * FrameWriter.tableSize(ownEntries)))
+    }
+
+    /// The global palette and which frames use it.
+    ///
+    /// When every frame's colours fit 256 entries together, all of them do.
+    /// Otherwise colours are dropped one at a time, the one whose frames'
+    /// own palettes would cost least first; a frame that loses a colour
+    /// leaves the global palette (and no longer holds its other colours in
+    /// it). What is left serves the frames that kept all their colours, if
+    /// that makes the file smaller than one palette per frame.
+    ///
+    /// The transparent index needs an entry of its own only when a frame with
+    /// transparent pixels draws every colour (other frames take an index they
+    /// do not draw). The order of the colours keeps as many frames as it can
+    /// on low indices, where their LZW codes start narrower.
+    func plan() -> PalettePlan {
+        var onGlobal = frames.map { $0.colors != nil }
+        // Per colour: the frames that draw it, and what their own palettes would cost.
+        var drawers = [[Int]](repeating: [], count: all.count)
+        var weight = [Int](repeating: 0, count: all.count)
+        for (number, frame) in frames.enumerated() {
+            for color in frame.colors ?? [] {
+                drawers[color].append(number)
+                weight[color] += frame.ownPaletteBytes
+            }
+        }
+        func leave(_ number: Int) {
+            onGlobal[number] = false
+            for color in frames[number].colors ?? [] {
+                weight[color] -= frames[number].ownPaletteBytes
+            }
+        }
+        var kept = [Bool](repeating: true, count: all.count)
+        var keptCount = all.count
+        while true {
+            // Only colours that a frame on the global palette draws.
+            for color in 0..<all.count where kept[color] && weight[color] == 0 {
+                kept[color] = false
+                keptCount -= 1
+            }
+            let needsOwnTransparentEntry = frames.indices.contains { onGlobal[$0] && frames[$0].hasTransparentPixels && frames[$0].colors?.count == keptCount }
+            if keptCount + (needsOwnTransparentEntry ? 1 : 0) <= ColorTable.paletteCapacity { break }
+            // The colour whose frames would lose least by having their own palettes.
+            guard let cheapest = (0..<all.count).filter({ kept[$0] }).min(by: { a, b in
+                weight[a] != weight[b] ? weight[a] < weight[b] : pixelsDrawn[a] != pixelsDrawn[b] ? pixelsDrawn[a] < pixelsDrawn[b] : all.colors[a] > all.colors[b]
+            }) else { break }
+            kept[cheapest] = false
+            keptCount -= 1
+            for number in drawers[cheapest] where onGlobal[number] {
+                leave(number)
+            }
+        }
+        let needsOwnTransparentEntry = frames.indices.contains { onGlobal[$0] && frames[$0].hasTransparentPixels && frames[$0].colors?.count == keptCount }
+        let entryCount = keptCount + (needsOwnTransparentEntry ? 1 : 0)
+        let ownCost = frames.map(\.ownPaletteBytes).reduce(0, +)
+        let sharedCost = 3 * FrameWriter.tableSize(entryCount) + frames.indices.filter { !onGlobal[$0] }.map { frames[$0].ownPaletteBytes }.reduce(0, +)
+        let serves = onGlobal.contains(true)
+        guard serves, sharedCost <= ownCost || !onGlobal.contains(false) else {
+            return PalettePlan(global: nil, framesOnGlobal: [Bool](repeating: false, count: frames.count))
+        }
+        // Index order, from the top: the colour that the fewest frames still
+        // below it draw takes the highest free index; those frames now need
+        // wide codes anyway, so their other colours stop counting.
+        var lowFrames = (0..<frames.count).map { onGlobal[$0] }
+        var lowDrawers = (0..<all.count).map { color in drawers[color].filter { lowFrames[$0] }.count }
+        var unplaced = (0..<all.count).filter { kept[$0] }
+        var order: [Int] = []
+        while let next = unplaced.indices.min(by: { a, b in
+            let (x, y) = (unplaced[a], unplaced[b])
+            if lowDrawers[x] != lowDrawers[y] { return lowDrawers[x] < lowDrawers[y] }
+            if pixelsDrawn[x] != pixelsDrawn[y] { return pixelsDrawn[x] < pixelsDrawn[y] }
+            return all.colors[x] > all.colors[y]
+        }) {
+            let color = unplaced.remove(at: next)
+            order.append(color)
+            for number in drawers[color] where lowFrames[number] {
+                lowFrames[number] = false
+                for other in frames[number].colors ?? [] {
+                    lowDrawers[other] -= 1
+                }
+            }
+        }
+        order.reverse()
+        var table = ColorTable()
+        for color in order {
+            table.insert(all.colors[color])
+        }
+        return PalettePlan(global: GlobalPalette(colors: table, entryCount: entryCount), framesOnGlobal: onGlobal)
+    }
+}
+
+/// The palette in the file's header, shared by the frames that use it.
+struct GlobalPalette {
+    /// The colours, each at its index.
+    var colors: ColorTable
+    /// The entries used: the colours, and one more when the transparent
+    /// index needs its own.
+    var entryCount: Int
+}
+
+/// Which palette each frame uses.
+struct PalettePlan {
+    var global: GlobalPalette?
+    /// Per frame, in order: whether it uses the global palette (else its own).
+    var framesOnGlobal: [Bool]
+}
