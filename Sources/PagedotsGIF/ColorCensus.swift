@@ -33,25 +33,29 @@ struct ColorCensus {
     mutating func add(_ patch: FramePatch) {
         frame.removeAll()
         var hasTransparentPixels = false, hasKeptPixels = false
-        var previous: PatchPixel?
-        var position = 0
-        for pixel in patch.pixels {
-            if pixel.mustDraw {
-                if pixel != previous {
-                    // A run of one colour needs one probe.
-                    let known = frame.count
-                    guard let found = frame.insert(pixel.rgb) else { continue }
-                    position = found
-                    if frame.count > known {
-                        frameCounts[found] = 0
+        patch.pixels.withUnsafeBufferPointer { pixels in
+            frameCounts.withUnsafeMutableBufferPointer { counts in
+                var previous: PatchPixel = 0
+                var position = 0
+                for pixel in pixels {
+                    if pixel.mustDraw {
+                        if pixel != previous {
+                            // A run of one colour needs one probe.
+                            let known = frame.count
+                            guard let found = frame.insert(pixel.rgb) else { continue }
+                            position = found
+                            if frame.count > known {
+                                counts[found] = 0
+                            }
+                            previous = pixel
+                        }
+                        counts[position] += 1
+                    } else if pixel.isKept {
+                        hasKeptPixels = true
+                    } else {
+                        hasTransparentPixels = true
                     }
-                    previous = pixel
                 }
-                frameCounts[position] += 1
-            } else if pixel.isKept {
-                hasKeptPixels = true
-            } else {
-                hasTransparentPixels = true
             }
         }
         let needsTransparent = hasTransparentPixels || hasKeptPixels

@@ -53,13 +53,13 @@ final class FrameDiffer {
             return nil
         }
         guard let box = Self.changedRect(from: previousInput, to: input, width: width) else {
-            self.pending = (pending.changed, pending.delayMilliseconds + delay)
+            self.pending = (pending.changed, Self.addDelays(pending.delayMilliseconds, delay))
             return nil
         }
         let (changed, cleared) = compositeIntoScratch(input, over: box)
         guard let changed else {
             // Different bytes, the same picture (e.g. another colour at alpha 0).
-            self.pending = (pending.changed, pending.delayMilliseconds + delay)
+            self.pending = (pending.changed, Self.addDelays(pending.delayMilliseconds, delay))
             return nil
         }
         let patch = complete(clearing: cleared)
@@ -75,6 +75,15 @@ final class FrameDiffer {
         return patch
     }
 
+    /// The longest a frame may last: 16 pieces of the GIF's longest delay
+    /// (about 2.9 hours); longer delays, and sums of them, stop there.
+    static let maxDelayMilliseconds = 16 * 655_350
+
+    /// The delay of two merged frames, at most `maxDelayMilliseconds`.
+    static func addDelays(_ a: Int, _ b: Int) -> Int {
+        min(a, maxDelayMilliseconds) + min(b, maxDelayMilliseconds) > maxDelayMilliseconds ? maxDelayMilliseconds : a + b
+    }
+
     /// The last frame, or nil when no frame came.
     func finish() -> FramePatch? {
         guard pending != nil else { return nil }
@@ -82,8 +91,12 @@ final class FrameDiffer {
         if loops {
             // The first frame draws over the last one in decoders that do not
             // clear the canvas when they start over.
-            for index in 0..<width * height where target[index].isOpaque && !firstFrame[index].isOpaque {
-                cleared.include(row: index / width, from: index % width)
+            target.withUnsafeBufferPointer { target in
+                firstFrame.withUnsafeBufferPointer { first in
+                    for index in 0..<width * height where target[index].isOpaque && !first[index].isOpaque {
+                        cleared.include(row: index / width, from: index % width)
+                    }
+                }
             }
         }
         return complete(clearing: cleared.rect)
@@ -91,8 +104,10 @@ final class FrameDiffer {
 
     private func start(with input: [UInt8], delay: Int) {
         input.withUnsafeBytes { bytes in
-            for index in 0..<width * height {
-                target[index] = matte.composite(bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self).littleEndian)
+            target.withUnsafeMutableBufferPointer { target in
+                for index in target.indices {
+                    target[index] = matte.composite(bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self).littleEndian)
+                }
             }
         }
         if loops {
@@ -136,10 +151,10 @@ final class FrameDiffer {
     }
 
     private func copyScratch(into box: PixelRect) {
-        for row in 0..<box.height {
-            let start = (box.y + row) * width + box.x
-            target.withUnsafeMutableBufferPointer { target in
-                scratch.withUnsafeBufferPointer { scratch in
+        target.withUnsafeMutableBufferPointer { target in
+            scratch.withUnsafeBufferPointer { scratch in
+                for row in 0..<box.height {
+                    let start = (box.y + row) * width + box.x
                     for column in 0..<box.width {
                         target[start + column] = scratch[row * box.width + column]
                     }
@@ -150,14 +165,18 @@ final class FrameDiffer {
 
     /// Takes in the pixels of `rect` where the target differs from the display.
     private func addDifferences(in rect: PixelRect, to box: inout BoundingBox) {
-        for y in rect.y..<rect.maxY {
-            let row = y * width
-            var x = rect.x
-            while x < rect.maxX && target[row + x] == display[row + x] { x += 1 }
-            guard x < rect.maxX else { continue }
-            var last = rect.maxX - 1
-            while target[row + last] == display[row + last] { last -= 1 }
-            box.include(row: y, from: x, count: last - x + 1)
+        target.withUnsafeBufferPointer { target in
+            display.withUnsafeBufferPointer { display in
+                for y in rect.y..<rect.maxY {
+                    let row = y * width
+                    var x = rect.x
+                    while x < rect.maxX && target[row + x] == display[row + x] { x += 1 }
+                    guard x < rect.maxX else { continue }
+                    var last = rect.maxX - 1
+                    while target[row + last] == display[row + last] { last -= 1 }
+                    box.include(row: y, from: x, count: last - x + 1)
+                }
+            }
         }
     }
 
@@ -193,27 +212,37 @@ final class FrameDiffer {
     static func changedRect(from old: [UInt8], to new: [UInt8], width: Int) -> PixelRect? {
         old.withUnsafeBytes { old in
             new.withUnsafeBytes { new in
-                guard let oldBase = old.baseAddress, let newBase = new.baseAddress else { return nil }
+                guard let oldBase = old.baseAddress, let newBase = new.baseAddress, old.count == new.count else { return nil }
                 let rowBytes = width * 4
                 let height = new.count / rowBytes
                 func rowDiffers(_ y: Int) -> Bool {
                     memcmp(oldBase + y * rowBytes, newBase + y * rowBytes, rowBytes) != 0
                 }
-                guard let top = (0..<height).first(where: rowDiffers),
-                      let bottom = (top..<height).last(where: rowDiffers) else { return nil }
-                func pixel(_ buffer: UnsafeRawBufferPointer, _ y: Int, _ x: Int) -> UInt32 {
-                    buffer.loadUnaligned(fromByteOffset: y * rowBytes + x * 4, as: UInt32.self)
-                }
+                var top = 0
+                while top < height && !rowDiffers(top) { top += 1 }
+                guard top < height else { return nil }
+                var bottom = height - 1
+                while !rowDiffers(bottom) { bottom -= 1 }
                 // Narrow the columns from both sides: each row only has to be
                 // searched where the box does not already reach.
                 var left = width, right = -1
                 for y in top...bottom {
+                    let oldRow = oldBase + y * rowBytes, newRow = newBase + y * rowBytes
+                    func same(_ x: Int) -> Bool {
+                        oldRow.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self) == newRow.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
+                    }
+                    func sameFour(_ x: Int) -> Bool {
+                        oldRow.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt32>.self) == newRow.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt32>.self)
+                    }
+                    // Four pixels at a time, then one.
                     var x = 0
-                    while x < left && pixel(old, y, x) == pixel(new, y, x) { x += 1 }
-                    left = min(left, x)
+                    while x + 4 <= left && sameFour(x) { x += 4 }
+                    while x < left && same(x) { x += 1 }
+                    left = x
                     var last = width - 1
-                    while last > right && pixel(old, y, last) == pixel(new, y, last) { last -= 1 }
-                    right = max(right, last)
+                    while last - 4 >= right && sameFour(last - 3) { last -= 4 }
+                    while last > right && same(last) { last -= 1 }
+                    right = last
                 }
                 return PixelRect(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
             }

@@ -15,12 +15,10 @@ final class FrameWriter {
     /// A file of one frame needs no delay, so a graphic control extension
     /// only for transparency.
     private let isStill: Bool
+    /// The colours of a frame with its own palette.
     private var frameColors = ColorTable()
-    /// The variants' indices: unchanged pixels kept where their colour is
-    /// drawn anyway; mixed runs of them transparent; all of them transparent.
+    /// The frame's indices, kept pixels keeping their colour where it is drawn anyway.
     private var simple: [UInt8] = []
-    private var runs: [UInt8] = []
-    private var hidden: [UInt8] = []
 
     init(file: GIFFileWriter, plan: PalettePlan, isStill: Bool) {
         self.file = file
@@ -28,32 +26,28 @@ final class FrameWriter {
         self.isStill = isStill
     }
 
-    /// The index buffers of a frame's variants.
-    private enum Variant {
-        case simple, runs, hidden
-    }
-
-    /// One way to write a frame: indices and what they need.
-    private struct Candidate {
-        var variant: Variant
-        var usesTransparentIndex = false
-        var maxIndex = 0
-    }
-
-    /// Whether a frame's colours fit a palette.
+    /// How a frame's pixels map to a palette.
     private enum Fit {
-        /// They do, with this transparent index, if the frame needs one.
-        case fits(transparentIndex: Int?)
-        /// Some pixel has no index.
+        /// Every pixel has an index: `simple` holds them.
+        case fits(Indexing)
+        /// Some pixel has none.
         case doesNotFit
     }
 
-    private func withIndices<Result>(of variant: Variant, _ body: (inout [UInt8]) -> Result) -> Result {
-        switch variant {
-        case .simple: body(&simple)
-        case .runs: body(&runs)
-        case .hidden: body(&hidden)
-        }
+    /// What indexing a frame found.
+    private struct Indexing {
+        /// The index for transparent pixels (and hidden kept ones), if the
+        /// frame has any pixel that is not drawn and an index is free.
+        var transparentIndex: Int?
+        /// Whether some pixel is kept (already on screen), so that variants differ.
+        var hasKeptPixels: Bool
+    }
+
+    /// One way to write a frame: its indices and what they need.
+    private struct Candidate {
+        var indices: [UInt8]
+        var maxIndex: Int
+        var usesTransparentIndex: Bool
     }
 
     /// Writes `patch` (frames in order; the first covers the canvas).
@@ -61,134 +55,165 @@ final class FrameWriter {
         let onGlobal = plan.framesOnGlobal.indices.contains(frameNumber) && plan.framesOnGlobal[frameNumber]
         frameNumber += 1
         let delays = Self.centiseconds(patch.delayMilliseconds)
-        let hasTransparent = patch.pixels.contains { !$0.mustDraw && !$0.isKept }
-        let hasKept = patch.pixels.contains { $0.isKept }
         // Disposal happens after the last piece of a split delay.
         let disposal = delays.count > 1 ? .keep : patch.disposal
-        let needsTransparent = hasTransparent || hasKept
-        let transparentIndex: Int?
         var palette = onGlobal ? plan.global : nil
-        if let global = palette, case .fits(let index) = indexWithGlobalPalette(patch, palette: global, needsTransparent: needsTransparent) {
-            transparentIndex = index
-        } else if case .fits(let index) = indexWithOwnPalette(patch, needsTransparent: needsTransparent) {
+        var fit = Fit.doesNotFit
+        if let palette {
+            // An entry of the table's padding (up to its power-of-two size) serves as transparent as well.
+            fit = index(patch, colors: palette.colors, indexLimit: Self.tableSize(palette.entryCount))
+        }
+        if case .doesNotFit = fit {
             palette = nil
-            transparentIndex = index
-        } else {
+            if collectColors(of: patch) {
+                fit = index(patch, colors: frameColors, indexLimit: ColorTable.paletteCapacity)
+            }
+        }
+        guard case .fits(let indexing) = fit else {
             writeQuantized(patch, delay: delays[0], disposal: disposal)
             writeHolds(patch, delays: delays, onGlobal: false)
             return
         }
-        var candidates = [Candidate(variant: .simple)]
-        if let transparentIndex, hasKept {
-            makeVariants(of: patch, transparentIndex: UInt8(transparentIndex))
-            if runs != simple {
-                candidates.append(Candidate(variant: .runs))
-            }
-            if hidden != simple && hidden != runs {
-                candidates.append(Candidate(variant: .hidden))
-            }
-        }
-        for number in candidates.indices {
-            withIndices(of: candidates[number].variant) { indices in
-                candidates[number].maxIndex = Int(indices.max() ?? 0)
-                candidates[number].usesTransparentIndex = transparentIndex.map { indices.contains(UInt8($0)) } ?? false
-            }
-        }
-        print("DEBUG frame", patch.rect, "t", transparentIndex as Any, "hasKept", hasKept, "candidates", candidates.map { "\($0.variant) max \($0.maxIndex) t? \($0.usesTransparentIndex)" })
+        let candidates = candidates(for: patch, indexing: indexing)
         file.appendSmallest(of: candidates.count) { number in
-            let candidate = candidates[number]
-            let transparent = candidate.usesTransparentIndex ? transparentIndex : nil
+            var candidate = candidates[number]
+            let transparent = candidate.usesTransparentIndex ? indexing.transparentIndex : nil
             if !isStill || transparent != nil {
                 file.appendGraphicControl(delayCentiseconds: delays[0], disposal: disposal, transparentIndex: transparent)
             }
             let colors = palette == nil ? frameColors.colors + (candidate.usesTransparentIndex ? [0] : []) : nil
-            withIndices(of: candidate.variant) { indices in
-                file.appendImage(rect: patch.rect, localColors: colors, localSize: Self.tableSize(colors?.count ?? 0),
-                                 codeBits: Self.bitWidth(candidate.maxIndex), indices: &indices)
-            }
+            file.appendImage(rect: patch.rect, localColors: colors, localSize: Self.tableSize(colors?.count ?? 0),
+                             codeBits: Self.bitWidth(candidate.maxIndex), indices: &candidate.indices)
         }
         writeHolds(patch, delays: delays, onGlobal: palette != nil)
     }
 
-    /// Fills `simple` with global palette indices, the transparent index
-    /// being the lowest index of the table that the frame does not draw.
-    /// Does not fit when the frame draws a colour the palette lacks, or has a
-    /// pixel that needs the transparent index and none is left. (The plan
-    /// puts a frame on the global palette only when it has all the colours
-    /// the frame draws; a kept colour may come from a frame with its own.)
-    private func indexWithGlobalPalette(_ patch: FramePatch, palette: GlobalPalette, needsTransparent: Bool) -> Fit {
-        var drawn = [Bool](repeating: false, count: ColorTable.paletteCapacity)
-        simple = [UInt8](repeating: 0, count: patch.pixels.count)
-        var previous: PatchPixel?, previousIndex = 0
-        for (position, pixel) in patch.pixels.enumerated() where pixel.mustDraw {
-            if pixel != previous {
-                guard let index = palette.colors.position(of: pixel.rgb) else { return .doesNotFit }
-                previous = pixel
-                previousIndex = index
-                drawn[index] = true
-            }
-            simple[position] = UInt8(previousIndex)
-        }
-        // An entry of the table's padding (up to its power-of-two size) serves as well.
-        let free = drawn.firstIndex(of: false).flatMap { $0 < Self.tableSize(palette.entryCount) ? $0 : nil }
-        let transparentIndex = needsTransparent ? free : nil
-        for (position, pixel) in patch.pixels.enumerated() where !pixel.mustDraw {
-            let own = pixel.isKept ? palette.colors.position(of: pixel.rgb) : nil
-            if let own, drawn[own] {
-                simple[position] = UInt8(own)
-            } else if let transparentIndex {
-                simple[position] = UInt8(transparentIndex)
-            } else if let own {
-                simple[position] = UInt8(own)
-            } else {
-                return .doesNotFit
-            }
-        }
-        return .fits(transparentIndex: transparentIndex)
-    }
-
-    /// Fills `simple` with indices into the frame's own palette
-    /// (`frameColors`, then the transparent index), when its colours fit one.
-    private func indexWithOwnPalette(_ patch: FramePatch, needsTransparent: Bool) -> Fit {
+    /// Puts the colours the frame draws in `frameColors`; false when they
+    /// are more than a palette holds.
+    private func collectColors(of patch: FramePatch) -> Bool {
         frameColors.removeAll()
         var previous: PatchPixel?
         for pixel in patch.pixels where pixel.mustDraw && pixel != previous {
             previous = pixel
             frameColors.insert(pixel.rgb)
         }
-        guard !frameColors.overflowed, frameColors.count + (needsTransparent ? 1 : 0) <= ColorTable.paletteCapacity else { return .doesNotFit }
-        let transparentIndex = frameColors.count
-        simple = patch.pixels.map { pixel in
-            // (A kept colour the frame does not draw becomes transparent.)
-            UInt8(truncatingIfNeeded: pixel.showsColor ? frameColors.position(of: pixel.rgb) ?? transparentIndex : transparentIndex)
-        }
-        return .fits(transparentIndex: needsTransparent ? transparentIndex : nil)
+        return !frameColors.overflowed
     }
 
-    /// `runs` and `hidden` from `simple`.
-    private func makeVariants(of patch: FramePatch, transparentIndex: UInt8) {
-        hidden = simple
-        runs = simple
-        var runStart = -1, mixed = false
-        for (position, pixel) in patch.pixels.enumerated() {
-            if pixel.mustDraw {
-                if mixed {
-                    runs.replaceSubrange(runStart..<position, with: repeatElement(transparentIndex, count: position - runStart))
+    /// Fills `simple` with the frame's indices in `colors` (a colour's
+    /// position is its index). Transparent pixels, and kept pixels whose
+    /// colour the frame does not draw, get the transparent index: the lowest
+    /// index below `indexLimit` that the frame does not draw. Kept pixels
+    /// whose colour it draws keep that index. Does not fit when a drawn
+    /// colour is missing from `colors`, or a pixel needs the transparent
+    /// index and none is free (a kept colour from a frame with its own
+    /// palette may be missing from the global one).
+    private func index(_ patch: FramePatch, colors: ColorTable, indexLimit: Int) -> Fit {
+        var drawn = [Bool](repeating: false, count: ColorTable.paletteCapacity + 1)
+        var indices = [UInt8](repeating: 0, count: patch.pixels.count)
+        var hasHiddenPixels = false, hasKeptPixels = false
+        let found: Bool = patch.pixels.withUnsafeBufferPointer { pixels in
+            indices.withUnsafeMutableBufferPointer { indices in
+                // Runs of one colour need one probe.
+                var previous: PatchPixel = 0, previousIndex = 0
+                for position in pixels.indices where pixels[position].mustDraw {
+                    let pixel = pixels[position]
+                    if pixel != previous {
+                        guard let index = colors.position(of: pixel.rgb) else { return false }
+                        previous = pixel
+                        previousIndex = index
+                        drawn[index] = true
+                    }
+                    indices[position] = UInt8(truncatingIfNeeded: previousIndex)
                 }
-                runStart = -1
-                mixed = false
-                continue
-            }
-            hidden[position] = transparentIndex
-            if runStart < 0 {
-                runStart = position
-            } else if simple[position] != simple[runStart] {
-                mixed = true
+                return true
             }
         }
-        if mixed {
-            runs.replaceSubrange(runStart..., with: repeatElement(transparentIndex, count: runs.count - runStart))
+        guard found else { return .doesNotFit }
+        let free = drawn.firstIndex(of: false) ?? ColorTable.paletteCapacity
+        let transparentIndex = free < indexLimit ? free : nil
+        let fits: Bool = patch.pixels.withUnsafeBufferPointer { pixels in
+            indices.withUnsafeMutableBufferPointer { indices in
+                var previous: PatchPixel = 0, previousIndex: Int?
+                for position in pixels.indices where !pixels[position].mustDraw {
+                    let pixel = pixels[position]
+                    var own: Int?
+                    if pixel.isKept {
+                        hasKeptPixels = true
+                        if pixel != previous {
+                            previous = pixel
+                            previousIndex = colors.position(of: pixel.rgb)
+                        }
+                        own = previousIndex
+                    }
+                    if let own, drawn[own] {
+                        indices[position] = UInt8(truncatingIfNeeded: own)
+                        continue
+                    }
+                    hasHiddenPixels = true
+                    guard let index = transparentIndex ?? own else { return false }
+                    indices[position] = UInt8(truncatingIfNeeded: index)
+                }
+                return true
+            }
         }
+        guard fits else { return .doesNotFit }
+        simple = indices
+        return .fits(Indexing(transparentIndex: hasHiddenPixels || hasKeptPixels ? transparentIndex : nil, hasKeptPixels: hasKeptPixels))
+    }
+
+    /// The variants of `simple` worth compressing: itself; with every run of
+    /// undrawn pixels that holds two or more different indices made
+    /// transparent (it then compresses as one run); with every kept pixel
+    /// transparent. Duplicates left out.
+    private func candidates(for patch: FramePatch, indexing: Indexing) -> [Candidate] {
+        let transparent = indexing.transparentIndex.map { UInt8($0) }
+        guard let transparent, indexing.hasKeptPixels else {
+            return [Candidate(indices: simple, maxIndex: Int(simple.max() ?? 0), usesTransparentIndex: transparent.map(simple.contains) ?? false)]
+        }
+        var runs = simple, hidden = simple
+        var maxima = [0, 0, 0]
+        var uses = [false, false, false]
+        patch.pixels.withUnsafeBufferPointer { pixels in
+            simple.withUnsafeBufferPointer { simple in
+                runs.withUnsafeMutableBufferPointer { runs in
+                    hidden.withUnsafeMutableBufferPointer { hidden in
+                        var runStart = -1, mixed = false
+                        func endRun(at end: Int) {
+                            if mixed {
+                                for position in runStart..<end { runs[position] = transparent }
+                            }
+                            runStart = -1
+                            mixed = false
+                        }
+                        for position in pixels.indices {
+                            if pixels[position].mustDraw {
+                                endRun(at: position)
+                                continue
+                            }
+                            hidden[position] = transparent
+                            if runStart < 0 {
+                                runStart = position
+                            } else if simple[position] != simple[runStart] {
+                                mixed = true
+                            }
+                        }
+                        endRun(at: pixels.count)
+                        for (number, variant) in [simple, UnsafeBufferPointer(runs), UnsafeBufferPointer(hidden)].enumerated() {
+                            for index in variant {
+                                maxima[number] = max(maxima[number], Int(index))
+                                uses[number] = uses[number] || index == transparent
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        var candidates: [Candidate] = []
+        for (number, indices) in [simple, runs, hidden].enumerated() where !candidates.contains(where: { $0.indices == indices }) {
+            candidates.append(Candidate(indices: indices, maxIndex: maxima[number], usesTransparentIndex: uses[number]))
+        }
+        return candidates
     }
 
     /// A frame with too many colours for one palette, quantised.
@@ -211,10 +236,10 @@ final class FrameWriter {
         }
     }
 
-    /// A delay in hundredths of a second (rounded, at least the minimum),
-    /// cut into pieces that fit the 16-bit field.
+    /// A delay in hundredths of a second (rounded, at least the minimum, at
+    /// most `FrameDiffer.maxDelayMilliseconds`), cut into pieces that fit the 16-bit field.
     static func centiseconds(_ milliseconds: Int) -> [Int] {
-        var remaining = max(minDelayCentiseconds, (min(milliseconds, Int.max - 5) + 5) / 10)
+        var remaining = max(minDelayCentiseconds, (min(milliseconds, FrameDiffer.maxDelayMilliseconds) + 5) / 10)
         var pieces: [Int] = []
         while remaining > maxDelayCentiseconds {
             // Never leave a piece shorter than the minimum.

@@ -113,8 +113,8 @@ private struct FrameSource {
         for index in 0..<max(count, 0) {
             let frame = frameAt(index)
             precondition(frame.pixels.count == byteCount, "frame \(index) has \(frame.pixels.count) bytes, not \(width)×\(height)×4")
-            // Clamped so that sums of many frames cannot overflow.
-            if let patch = differ.add(frame.pixels, delayMilliseconds: min(max(frame.delayMilliseconds, 0), 1 << 40)) {
+            let delay = min(max(frame.delayMilliseconds, 0), FrameDiffer.maxDelayMilliseconds)
+            if let patch = differ.add(frame.pixels, delayMilliseconds: delay) {
                 body(patch)
             }
         }

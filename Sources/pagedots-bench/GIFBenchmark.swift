@@ -7,12 +7,13 @@ import PagedotsRender
 /// times, per sample, the still PNG of its first frame (render + encode, the
 /// anchor), the whole animation drawn and encoded (every frame rendered as
 /// the encoder asks for it), and the encoding alone (frames rendered before).
-func benchmarkGIFSamples(outputDirectory: String, stopwatch: Stopwatch) throws {
+/// With `filter`, only the samples whose names contain it.
+func benchmarkGIFSamples(outputDirectory: String, only filter: String?, stopwatch: Stopwatch) throws {
     let renderer = RasterRenderer()
     let pngEncoder = PNGEncoder()
     let encoder = GIFEncoder()
     print("# n  name  WxH  input_frames  gif_bytes  png_us  anim_us  anim/png  encode_us  encode_us_per_frame")
-    for (number, sample) in GIFSample.all.enumerated() {
+    for (number, sample) in GIFSample.all.enumerated() where filter.map(sample.name.contains) ?? true {
         let first = renderer.render(sample.draw(sample.frames[0].step), scale: sample.scale)
         let images = sample.frames.map { renderer.render(sample.draw($0.step), scale: sample.scale) }
         let matte = (red: sample.matte.red, green: sample.matte.green, blue: sample.matte.blue)

@@ -10,6 +10,7 @@ let usage = """
            pagedots-bench gif-samples OUTDIR           the GIF encoder on test animations: writes them, times them
     QUERIES_FILE: one query (or URL) a line; blank lines and lines starting with # are skipped.
     Env: RUNS (timed runs, median taken; default 5), RUN_MS (ms per timed run; default 60),
+         SAMPLES (gif-samples: only the samples whose names contain it),
          CLOCK=wall to time wall-clock instead of the thread's CPU time.
     """
 
@@ -69,7 +70,7 @@ do {
     case "render-unique" where arguments.count == 2:
         try benchmarkRenderingUnique(query: Substring(arguments.last ?? ""), stopwatch: stopwatch)
     case "gif-samples" where arguments.count == 2:
-        try benchmarkGIFSamples(outputDirectory: String(arguments.last ?? "."), stopwatch: stopwatch)
+        try benchmarkGIFSamples(outputDirectory: String(arguments.last ?? "."), only: getenv("SAMPLES").map { String(cString: $0) }, stopwatch: stopwatch)
     default:
         fail(usage)
     }

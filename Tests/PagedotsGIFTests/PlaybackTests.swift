@@ -8,7 +8,7 @@ import TestSupport
 @discardableResult
 func expectPlaysBack(
     _ animation: TestAnimation, plays: Int = 0, matte: TestAnimation.Matte = (255, 255, 255),
-    encoder: GIFEncoder = GIFEncoder(), sourceLocation: SourceLocation = #_sourceLocation
+    encoder: GIFEncoder = GIFEncoder(), tolerance: Int = 0, sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> GIFReader {
     let gif = animation.encode(plays: plays, matte: matte, encoder: encoder)
     let read = try GIFReader(gif)
@@ -16,7 +16,9 @@ func expectPlaysBack(
     #expect(read.width == animation.width && read.height == animation.height, sourceLocation: sourceLocation)
     #expect(read.frames.count == expected.count, "frames after merging", sourceLocation: sourceLocation)
     for (number, (frame, wanted)) in zip(read.frames, expected).enumerated() {
-        let difference = RGBADifference.between(expected: wanted.canvas, actual: frame.canvas, width: animation.width, height: animation.height)
+        let difference = RGBADifference.between(
+            expected: wanted.canvas, actual: frame.canvas, width: animation.width, height: animation.height, tolerance: tolerance
+        )
         #expect(difference == nil, "frame \(number): \(difference?.description ?? "")", sourceLocation: sourceLocation)
         if expected.count > 1 {
             #expect(frame.delay == wanted.delayMilliseconds / 10, "frame \(number)'s delay", sourceLocation: sourceLocation)
