@@ -117,7 +117,10 @@ struct GIFReader {
                     }
                     let color = map.pointee.Colors[index]
                     let out = ((frame.top + y) * width + frame.left + x) * 4
-                    canvas.replaceSubrange(out..<out + 4, with: [color.Red, color.Green, color.Blue, 255])
+                    canvas[out] = color.Red
+                    canvas[out + 1] = color.Green
+                    canvas[out + 2] = color.Blue
+                    canvas[out + 3] = 255
                 }
             }
             frame.canvas = canvas

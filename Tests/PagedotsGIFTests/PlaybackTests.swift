@@ -16,7 +16,7 @@ func expectPlaysBack(
     #expect(read.width == animation.width && read.height == animation.height, sourceLocation: sourceLocation)
     #expect(read.frames.count == expected.count, "frames after merging", sourceLocation: sourceLocation)
     for (number, (frame, wanted)) in zip(read.frames, expected).enumerated() {
-        let difference = RGBADifference.between(
+        let difference = frame.canvas == wanted.canvas ? nil : RGBADifference.between(
             expected: wanted.canvas, actual: frame.canvas, width: animation.width, height: animation.height, tolerance: tolerance
         )
         #expect(difference == nil, "frame \(number): \(difference?.description ?? "")", sourceLocation: sourceLocation)
@@ -33,9 +33,9 @@ func expectPlaysBack(
 
 @Suite("Frames read back with giflib show the input over the matte")
 struct PlaybackTests {
-    @Test("a dot sliding along a row of dots, at 1x, 2x and 3x sizes", arguments: [6, 12, 18])
-    func slidingDot(diameter: Int) throws {
-        let read = try expectPlaysBack(.slidingDot(diameter: diameter))
+    @Test("a dot sliding along a row of dots, at 1x, 2x and 3x sizes", arguments: [(6, 5), (12, 4), (18, 3)])
+    func slidingDot(diameter: Int, count: Int) throws {
+        let read = try expectPlaysBack(.slidingDot(count: count, diameter: diameter, steps: 5))
         #expect(read.globalPaletteSize != nil)
         #expect(read.frames.allSatisfy { $0.localPaletteSize == nil })
         // Frames after the first store only what changed.

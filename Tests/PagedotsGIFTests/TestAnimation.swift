@@ -1,23 +1,25 @@
 @testable import PagedotsGIF
 import TestSupport
 
-/// Frames to encode, as straight RGBA bytes with delays, and what a browser
-/// should show for them: each frame over the matte where partly transparent,
-/// frames that look the same merged.
+/// Frames to encode, as straight RGBA bytes with delays, and generators of
+/// indicator-like animations.
 struct TestAnimation {
     var width: Int
     var height: Int
     var frames: [(pixels: [UInt8], delayMilliseconds: Int)] = []
 
-    typealias Matte = (red: UInt8, green: UInt8, blue: UInt8)
+    typealias Matte = ExpectedPlayback.Matte
 
     /// A frame from a function of its pixels.
     mutating func append(delay: Int = 40, _ color: (_ x: Int, _ y: Int) -> [UInt8]) {
-        var pixels: [UInt8] = []
-        pixels.reserveCapacity(width * height * 4)
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
         for y in 0..<height {
             for x in 0..<width {
-                pixels += color(x, y)
+                let rgba = color(x, y), start = (y * width + x) * 4
+                pixels[start] = rgba[0]
+                pixels[start + 1] = rgba[1]
+                pixels[start + 2] = rgba[2]
+                pixels[start + 3] = rgba[3]
             }
         }
         frames.append((pixels, delay))
@@ -28,39 +30,13 @@ struct TestAnimation {
         encoder.encode(width: width, height: height, plays: plays, matte: matte, frameCount: frames.count) { frames[$0] }
     }
 
-    /// The frames as a browser should show them: composited over `matte`,
-    /// alpha 0 becoming all zeros, consecutive equal frames merged with their
-    /// delays added up.
+    /// The frames as a browser should show them (see `ExpectedPlayback`).
     func expectedFrames(matte: Matte = (255, 255, 255)) -> [(canvas: [UInt8], delayMilliseconds: Int)] {
-        var expected: [(canvas: [UInt8], delayMilliseconds: Int)] = []
-        for frame in frames {
-            let canvas = Self.composite(frame.pixels, over: matte)
-            if let last = expected.last, last.canvas == canvas {
-                expected[expected.count - 1].delayMilliseconds += frame.delayMilliseconds
-            } else {
-                expected.append((canvas, frame.delayMilliseconds))
-            }
-        }
-        return expected
+        ExpectedPlayback.frames(frames, matte: matte)
     }
 
-    /// RGBA over an opaque matte, `c·a + m·(255−a)` rounded, written
-    /// independently of the encoder's arithmetic.
     static func composite(_ pixels: [UInt8], over matte: Matte) -> [UInt8] {
-        var out = pixels
-        for start in stride(from: 0, to: pixels.count, by: 4) {
-            let alpha = Double(pixels[start + 3])
-            if alpha == 0 {
-                out.replaceSubrange(start..<start + 4, with: [0, 0, 0, 0])
-                continue
-            }
-            for (channel, background) in [matte.red, matte.green, matte.blue].enumerated() {
-                let value = (Double(pixels[start + channel]) * alpha + Double(background) * (255 - alpha)) / 255
-                out[start + channel] = UInt8(value.rounded())
-            }
-            out[start + 3] = 255
-        }
-        return out
+        ExpectedPlayback.composite(pixels, over: matte)
     }
 
     /// Coverage of a disc of `diameter` centred at (`cx`, `cy`) over pixel (x, y), 0…1.
@@ -83,8 +59,8 @@ struct TestAnimation {
                 let position = Double(page) + Double(step) / Double(steps)
                 let current = position.truncatingRemainder(dividingBy: Double(count))
                 animation.append(delay: step == 0 ? dwell : 40) { x, y in
-                    let dots = (0..<count).map { disc(x, y, cx: Double($0 * pitch + diameter), cy: Double(diameter), diameter: Double(diameter)) }
-                    let inactive = dots.max() ?? 0
+                    // Dots do not overlap: only the nearest one covers the pixel.
+                    let inactive = disc(x, y, cx: Double(x / pitch * pitch + diameter), cy: Double(diameter), diameter: Double(diameter))
                     let active = disc(x, y, cx: current * Double(pitch) + Double(diameter), cy: Double(diameter), diameter: Double(diameter))
                     // The current dot over the inactive ones, "over" in straight alpha.
                     let a = active + 0.3 * inactive * (1 - active)
