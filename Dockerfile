@@ -5,7 +5,7 @@
 FROM swift:6.3-bookworm AS build
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends pkg-config libcairo2-dev zlib1g-dev libssl-dev \
+    && apt-get install -y --no-install-recommends pkg-config libcairo2-dev zlib1g-dev libssl-dev libgif-dev libimagequant-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -17,11 +17,11 @@ RUN swift build -c release --static-swift-stdlib --product pagedots \
 
 FROM debian:bookworm-slim AS runtime
 # Runtime libraries only (scripts/docker-standin installs exactly this list):
-# Cairo, zlib, libcrypto, the C++ runtime of the static Swift stdlib, and the
-# font that bar labels are drawn with.
+# Cairo, zlib, libcrypto, giflib and libimagequant (animated GIFs), the C++
+# runtime of the static Swift stdlib, and the font that bar labels are drawn with.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libcairo2 zlib1g libssl3 libstdc++6 fontconfig fonts-dejavu-core \
+    && apt-get install -y --no-install-recommends libcairo2 zlib1g libssl3 libgif7 libimagequant0 libstdc++6 fontconfig fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --gid 10001 pagedots \
     && useradd --uid 10001 --gid 10001 --no-create-home --shell /usr/sbin/nologin pagedots

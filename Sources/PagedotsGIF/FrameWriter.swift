@@ -54,7 +54,8 @@ final class FrameWriter {
     func write(_ patch: FramePatch) {
         let onGlobal = plan.framesOnGlobal.indices.contains(frameNumber) && plan.framesOnGlobal[frameNumber]
         frameNumber += 1
-        let delays = Self.centiseconds(patch.delayMilliseconds)
+        // A still shows for good: its delay means nothing.
+        let delays = isStill ? [0] : Self.centiseconds(patch.delayMilliseconds)
         // Disposal happens after the last piece of a split delay.
         let disposal = delays.count > 1 ? .keep : patch.disposal
         var palette = onGlobal ? plan.global : nil

@@ -51,15 +51,13 @@ public final class GIFEncoder {
         frames.forEachPatch(of: frameAt, matte: matte, loops: loops) { patch in
             census.add(patch)
             storedPixels += patch.pixels.count
-            patches.append(patch)
-            if storedPixels > storedPixelLimit {
-                patches[patches.count - 1].pixels = []
+            if storedPixels <= storedPixelLimit {
+                patches.append(patch)
+            } else if !patches.isEmpty {
+                patches.removeAll()
             }
         }
         let keptAll = storedPixels <= storedPixelLimit
-        if !keptAll {
-            patches.removeAll()
-        }
 
         let plan = census.plan()
         let palette = plan.global
