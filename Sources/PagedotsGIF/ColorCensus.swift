@@ -89,78 +89,83 @@ struct ColorCensus {
     /// do not draw). The order of the colours keeps as many frames as it can
     /// on low indices, where their LZW codes start narrower.
     func plan() -> PalettePlan {
-        var onGlobal = frames.map { $0.colors != nil }
-        // Per colour: the frames that draw it, and what their own palettes would cost.
+        // Per colour: the frames that draw it.
         var drawers = [[Int]](repeating: [], count: all.count)
-        var weight = [Int](repeating: 0, count: all.count)
         for (number, frame) in frames.enumerated() {
             for color in frame.colors ?? [] {
                 drawers[color].append(number)
-                weight[color] += frame.ownPaletteBytes
-            }
-        }
-        func leave(_ number: Int) {
-            onGlobal[number] = false
-            for color in frames[number].colors ?? [] {
-                weight[color] -= frames[number].ownPaletteBytes
             }
         }
         var kept = [Bool](repeating: true, count: all.count)
         var keptCount = all.count
-        while true {
-            // Only colours that a frame on the global palette draws.
-            for color in 0..<all.count where kept[color] && weight[color] == 0 {
-                kept[color] = false
-                keptCount -= 1
-            }
-            let needsOwnTransparentEntry = frames.indices.contains { onGlobal[$0] && frames[$0].hasTransparentPixels && frames[$0].colors?.count == keptCount }
-            if keptCount + (needsOwnTransparentEntry ? 1 : 0) <= ColorTable.paletteCapacity { break }
-            // The colour whose frames would lose least by having their own palettes.
-            guard let cheapest = (0..<all.count).filter({ kept[$0] }).min(by: { a, b in
-                weight[a] != weight[b] ? weight[a] < weight[b] : pixelsDrawn[a] != pixelsDrawn[b] ? pixelsDrawn[a] < pixelsDrawn[b] : all.colors[a] > all.colors[b]
-            }) else { break }
-            kept[cheapest] = false
-            keptCount -= 1
-            for number in drawers[cheapest] where onGlobal[number] {
-                leave(number)
-            }
+        func needsOwnTransparentEntry(_ onGlobal: [Bool]) -> Bool {
+            frames.indices.contains { onGlobal[$0] && frames[$0].hasTransparentPixels && frames[$0].colors?.count == keptCount }
         }
-        let needsOwnTransparentEntry = frames.indices.contains { onGlobal[$0] && frames[$0].hasTransparentPixels && frames[$0].colors?.count == keptCount }
-        let entryCount = keptCount + (needsOwnTransparentEntry ? 1 : 0)
+        // Drop colours, the one whose frames would lose least by having their
+        // own palettes first, until the rest fit.
+        let onGlobal = peel(drawers: drawers, framesIn: frames.map { $0.colors != nil }, weight: { frames[$0].ownPaletteBytes }) { color, onGlobal in
+            guard keptCount + (needsOwnTransparentEntry(onGlobal) ? 1 : 0) > ColorTable.paletteCapacity else { return false }
+            kept[color] = false
+            keptCount -= 1
+            return true
+        }
+        // Only colours that a frame on the global palette draws.
+        for color in 0..<all.count where kept[color] && !drawers[color].contains(where: { onGlobal[$0] }) {
+            kept[color] = false
+            keptCount -= 1
+        }
+        let entryCount = keptCount + (needsOwnTransparentEntry(onGlobal) ? 1 : 0)
         let ownCost = frames.map(\.ownPaletteBytes).reduce(0, +)
         let sharedCost = 3 * FrameWriter.tableSize(entryCount) + frames.indices.filter { !onGlobal[$0] }.map { frames[$0].ownPaletteBytes }.reduce(0, +)
-        let serves = onGlobal.contains(true)
-        guard serves, sharedCost <= ownCost || !onGlobal.contains(false) else {
+        guard onGlobal.contains(true), sharedCost <= ownCost || !onGlobal.contains(false) else {
             return PalettePlan(global: nil, framesOnGlobal: [Bool](repeating: false, count: frames.count))
         }
         // Index order, from the top: the colour that the fewest frames still
         // below it draw takes the highest free index; those frames now need
         // wide codes anyway, so their other colours stop counting.
-        var lowFrames = (0..<frames.count).map { onGlobal[$0] }
-        var lowDrawers = (0..<all.count).map { color in drawers[color].filter { lowFrames[$0] }.count }
-        var unplaced = (0..<all.count).filter { kept[$0] }
         var order: [Int] = []
-        while let next = unplaced.indices.min(by: { a, b in
-            let (x, y) = (unplaced[a], unplaced[b])
-            if lowDrawers[x] != lowDrawers[y] { return lowDrawers[x] < lowDrawers[y] }
-            if pixelsDrawn[x] != pixelsDrawn[y] { return pixelsDrawn[x] < pixelsDrawn[y] }
-            return all.colors[x] > all.colors[y]
-        }) {
-            let color = unplaced.remove(at: next)
-            order.append(color)
-            for number in drawers[color] where lowFrames[number] {
-                lowFrames[number] = false
-                for other in frames[number].colors ?? [] {
-                    lowDrawers[other] -= 1
-                }
+        _ = peel(drawers: drawers.enumerated().map { kept[$0.offset] ? $0.element : [] }, framesIn: onGlobal, weight: { _ in 1 }) { color, _ in
+            if kept[color] {
+                order.append(color)
             }
+            return true
         }
-        order.reverse()
         var table = ColorTable()
-        for color in order {
+        for color in order.reversed() {
             table.insert(all.colors[color])
         }
         return PalettePlan(global: GlobalPalette(colors: table, entryCount: entryCount), framesOnGlobal: onGlobal)
+    }
+
+    /// Takes the colours out one at a time, the lightest first: a colour
+    /// weighs the summed `weight` of the frames still in that draw it (ties:
+    /// fewer pixels, then the larger value). `take` is asked first, with
+    /// the frames still in; when it returns false, peeling stops. A frame
+    /// that draws a taken colour is out: its colours weigh less. Returns the
+    /// frames still in.
+    private func peel(drawers: [[Int]], framesIn: [Bool], weight: (Int) -> Int, take: (Int, [Bool]) -> Bool) -> [Bool] {
+        var framesIn = framesIn
+        var weights = drawers.map { $0.filter { framesIn[$0] }.map(weight).reduce(0, +) }
+        // One number orders the colours: weight, pixels, and the value
+        // reversed (20, 20 and 24 bits; larger weights and counts saturate).
+        let taken = UInt64.max
+        func key(_ color: Int) -> UInt64 {
+            let field = 1 << 20 - 1
+            return UInt64(min(weights[color], field)) << 44 | UInt64(min(pixelsDrawn[color], field)) << 24 | UInt64(0xFF_FFFF - all.colors[color])
+        }
+        var keys = drawers.indices.map(key)
+        while let color = keys.indices.min(by: { keys[$0] < keys[$1] }), keys[color] != taken {
+            guard take(color, framesIn) else { break }
+            keys[color] = taken
+            for number in drawers[color] where framesIn[number] {
+                framesIn[number] = false
+                for other in frames[number].colors ?? [] where keys[other] != taken {
+                    weights[other] -= weight(number)
+                    keys[other] = key(other)
+                }
+            }
+        }
+        return framesIn
     }
 }
 

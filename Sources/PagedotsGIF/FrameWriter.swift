@@ -17,8 +17,12 @@ final class FrameWriter {
     private let isStill: Bool
     /// The colours of a frame with its own palette.
     private var frameColors = ColorTable()
-    /// The frame's indices, kept pixels keeping their colour where it is drawn anyway.
+    /// The frame's indices in each variant (`Variant`), reused from frame to frame.
     private var simple: [UInt8] = []
+    private var runs: [UInt8] = []
+    private var hidden: [UInt8] = []
+    /// Per palette index: whether the frame draws it.
+    private var drawn = [Bool](repeating: false, count: ColorTable.paletteCapacity + 1)
 
     init(file: GIFFileWriter, plan: PalettePlan, isStill: Bool) {
         self.file = file
@@ -26,9 +30,17 @@ final class FrameWriter {
         self.isStill = isStill
     }
 
+    /// The ways to write a frame, by which unchanged (kept) pixels become
+    /// the transparent index: those whose colour the frame does not draw
+    /// (simple); also every run of them that holds two or more different
+    /// indices, so that it compresses as one run (runs); all of them (hidden).
+    private enum Variant {
+        case simple, runs, hidden
+    }
+
     /// How a frame's pixels map to a palette.
     private enum Fit {
-        /// Every pixel has an index: `simple` holds them.
+        /// Every pixel has an index: the simple variant holds them.
         case fits(Indexing)
         /// Some pixel has none.
         case doesNotFit
@@ -43,11 +55,11 @@ final class FrameWriter {
         var hasKeptPixels: Bool
     }
 
-    /// One way to write a frame: its indices and what they need.
+    /// One way to write a frame: a variant and what its indices need.
     private struct Candidate {
-        var indices: [UInt8]
-        var maxIndex: Int
-        var usesTransparentIndex: Bool
+        var variant: Variant
+        var maxIndex = 0
+        var usesTransparentIndex = false
     }
 
     /// Writes `patch` (frames in order; the first covers the canvas).
@@ -77,14 +89,14 @@ final class FrameWriter {
         }
         let candidates = candidates(for: patch, indexing: indexing)
         file.appendSmallest(of: candidates.count) { number in
-            var candidate = candidates[number]
+            let candidate = candidates[number]
             let transparent = candidate.usesTransparentIndex ? indexing.transparentIndex : nil
             if !isStill || transparent != nil {
                 file.appendGraphicControl(delayCentiseconds: delays[0], disposal: disposal, transparentIndex: transparent)
             }
             let colors = palette == nil ? frameColors.colors + (candidate.usesTransparentIndex ? [0] : []) : nil
             file.appendImage(rect: patch.rect, localColors: colors, localSize: Self.tableSize(colors?.count ?? 0),
-                             codeBits: Self.bitWidth(candidate.maxIndex), indices: &candidate.indices)
+                             codeBits: Self.bitWidth(candidate.maxIndex), indices: indices(of: candidate.variant))
         }
         writeHolds(patch, delays: delays, onGlobal: palette != nil)
     }
@@ -101,98 +113,94 @@ final class FrameWriter {
         return !frameColors.overflowed
     }
 
-    /// Fills `simple` with the frame's indices in `colors` (a colour's
-    /// position is its index). Transparent pixels, and kept pixels whose
-    /// colour the frame does not draw, get the transparent index: the lowest
-    /// index below `indexLimit` that the frame does not draw. Kept pixels
-    /// whose colour it draws keep that index. Does not fit when a drawn
+    /// Fills the simple variant with the frame's indices in `colors` (a
+    /// colour's position is its index). Transparent pixels, and kept pixels
+    /// whose colour the frame does not draw, get the transparent index: the
+    /// lowest index below `indexLimit` that the frame does not draw. Kept
+    /// pixels whose colour it draws keep that index. Does not fit when a drawn
     /// colour is missing from `colors`, or a pixel needs the transparent
     /// index and none is free (a kept colour from a frame with its own
     /// palette may be missing from the global one).
     private func index(_ patch: FramePatch, colors: ColorTable, indexLimit: Int) -> Fit {
-        var drawn = [Bool](repeating: false, count: ColorTable.paletteCapacity + 1)
-        var indices = [UInt8](repeating: 0, count: patch.pixels.count)
         var hasHiddenPixels = false, hasKeptPixels = false
-        let found: Bool = patch.pixels.withUnsafeBufferPointer { pixels in
-            indices.withUnsafeMutableBufferPointer { indices in
-                // Runs of one colour need one probe.
-                var previous: PatchPixel = 0, previousIndex = 0
-                for position in pixels.indices where pixels[position].mustDraw {
-                    let pixel = pixels[position]
-                    if pixel != previous {
-                        guard let index = colors.position(of: pixel.rgb) else { return false }
-                        previous = pixel
-                        previousIndex = index
-                        drawn[index] = true
-                    }
-                    indices[position] = UInt8(truncatingIfNeeded: previousIndex)
-                }
-                return true
-            }
-        }
-        guard found else { return .doesNotFit }
-        let free = drawn.firstIndex(of: false) ?? ColorTable.paletteCapacity
-        let transparentIndex = free < indexLimit ? free : nil
-        let fits: Bool = patch.pixels.withUnsafeBufferPointer { pixels in
-            indices.withUnsafeMutableBufferPointer { indices in
-                var previous: PatchPixel = 0, previousIndex: Int?
-                for position in pixels.indices where !pixels[position].mustDraw {
-                    let pixel = pixels[position]
-                    var own: Int?
-                    if pixel.isKept {
-                        hasKeptPixels = true
+        let fits = Self.resized(&simple, to: patch.pixels.count) { indices in
+            drawn.withUnsafeMutableBufferPointer { drawn in
+                patch.pixels.withUnsafeBufferPointer { pixels in
+                    drawn.update(repeating: false)
+                    // Runs of one colour need one probe.
+                    var previous: PatchPixel = 0, previousIndex = 0
+                    for position in pixels.indices where pixels[position].mustDraw {
+                        let pixel = pixels[position]
                         if pixel != previous {
+                            guard let index = colors.position(of: pixel.rgb) else { return false }
                             previous = pixel
-                            previousIndex = colors.position(of: pixel.rgb)
+                            previousIndex = index
+                            drawn[index] = true
                         }
-                        own = previousIndex
+                        indices[position] = UInt8(truncatingIfNeeded: previousIndex)
                     }
-                    if let own, drawn[own] {
-                        indices[position] = UInt8(truncatingIfNeeded: own)
-                        continue
+                    let free = drawn.firstIndex(of: false) ?? ColorTable.paletteCapacity
+                    let transparentIndex = free < indexLimit ? free : nil
+                    var previousKept: PatchPixel = 0, previousKeptIndex: Int?
+                    for position in pixels.indices where !pixels[position].mustDraw {
+                        let pixel = pixels[position]
+                        var own: Int?
+                        if pixel.isKept {
+                            hasKeptPixels = true
+                            if pixel != previousKept {
+                                previousKept = pixel
+                                previousKeptIndex = colors.position(of: pixel.rgb)
+                            }
+                            own = previousKeptIndex
+                        }
+                        if let own, drawn[own] {
+                            indices[position] = UInt8(truncatingIfNeeded: own)
+                            continue
+                        }
+                        hasHiddenPixels = true
+                        guard let index = transparentIndex ?? own else { return false }
+                        indices[position] = UInt8(truncatingIfNeeded: index)
                     }
-                    hasHiddenPixels = true
-                    guard let index = transparentIndex ?? own else { return false }
-                    indices[position] = UInt8(truncatingIfNeeded: index)
+                    return true
                 }
-                return true
             }
         }
         guard fits else { return .doesNotFit }
-        simple = indices
-        return .fits(Indexing(transparentIndex: hasHiddenPixels || hasKeptPixels ? transparentIndex : nil, hasKeptPixels: hasKeptPixels))
+        let free = drawn.firstIndex(of: false) ?? ColorTable.paletteCapacity
+        let transparentIndex = hasHiddenPixels || hasKeptPixels ? free < indexLimit ? free : nil : nil
+        return .fits(Indexing(transparentIndex: transparentIndex, hasKeptPixels: hasKeptPixels))
     }
 
-    /// The variants of `simple` worth compressing: itself; with every run of
-    /// undrawn pixels that holds two or more different indices made
-    /// transparent (it then compresses as one run); with every kept pixel
-    /// transparent. Duplicates left out.
+    /// The variants worth compressing, duplicates left out: the simple one,
+    /// and when kept pixels can be transparent, the runs and hidden ones,
+    /// which it fills in.
     private func candidates(for patch: FramePatch, indexing: Indexing) -> [Candidate] {
-        let transparent = indexing.transparentIndex.map { UInt8($0) }
-        guard let transparent, indexing.hasKeptPixels else {
-            return [Candidate(indices: simple, maxIndex: Int(simple.max() ?? 0), usesTransparentIndex: transparent.map(simple.contains) ?? false)]
+        var stats = [Candidate(variant: .simple), Candidate(variant: .runs), Candidate(variant: .hidden)]
+        guard let transparentIndex = indexing.transparentIndex.map({ UInt8($0) }), indexing.hasKeptPixels else {
+            Self.measure(simple, transparentIndex: indexing.transparentIndex, into: &stats[0])
+            return [stats[0]]
         }
-        var runs = simple, hidden = simple
-        var maxima = [0, 0, 0]
-        var uses = [false, false, false]
-        patch.pixels.withUnsafeBufferPointer { pixels in
-            simple.withUnsafeBufferPointer { simple in
-                runs.withUnsafeMutableBufferPointer { runs in
-                    hidden.withUnsafeMutableBufferPointer { hidden in
+        let count = patch.pixels.count
+        Self.resized(&runs, to: count) { runs in
+            Self.resized(&hidden, to: count) { hidden in
+                simple.withUnsafeBufferPointer { simple in
+                    patch.pixels.withUnsafeBufferPointer { pixels in
                         var runStart = -1, mixed = false
                         func endRun(at end: Int) {
                             if mixed {
-                                for position in runStart..<end { runs[position] = transparent }
+                                runs[runStart..<end].update(repeating: transparentIndex)
                             }
                             runStart = -1
                             mixed = false
                         }
                         for position in pixels.indices {
+                            runs[position] = simple[position]
                             if pixels[position].mustDraw {
+                                hidden[position] = simple[position]
                                 endRun(at: position)
                                 continue
                             }
-                            hidden[position] = transparent
+                            hidden[position] = transparentIndex
                             if runStart < 0 {
                                 runStart = position
                             } else if simple[position] != simple[runStart] {
@@ -200,31 +208,58 @@ final class FrameWriter {
                             }
                         }
                         endRun(at: pixels.count)
-                        for (number, variant) in [simple, UnsafeBufferPointer(runs), UnsafeBufferPointer(hidden)].enumerated() {
-                            for index in variant {
-                                maxima[number] = max(maxima[number], Int(index))
-                                uses[number] = uses[number] || index == transparent
-                            }
-                        }
                     }
                 }
             }
         }
         var candidates: [Candidate] = []
-        for (number, indices) in [simple, runs, hidden].enumerated() where !candidates.contains(where: { $0.indices == indices }) {
-            candidates.append(Candidate(indices: indices, maxIndex: maxima[number], usesTransparentIndex: uses[number]))
+        for var candidate in stats {
+            let indices = indices(of: candidate.variant)
+            guard !candidates.contains(where: { self.indices(of: $0.variant) == indices }) else { continue }
+            Self.measure(indices, transparentIndex: indexing.transparentIndex, into: &candidate)
+            candidates.append(candidate)
         }
         return candidates
     }
 
+    private func indices(of variant: Variant) -> [UInt8] {
+        switch variant {
+        case .simple: simple
+        case .runs: runs
+        case .hidden: hidden
+        }
+    }
+
+    /// The largest index, and whether the transparent index is used.
+    private static func measure(_ indices: [UInt8], transparentIndex: Int?, into candidate: inout Candidate) {
+        var largest: UInt8 = 0, uses = false
+        let transparent = transparentIndex.map { UInt8($0) }
+        for index in indices {
+            largest = max(largest, index)
+            uses = uses || index == transparent
+        }
+        candidate.maxIndex = Int(largest)
+        candidate.usesTransparentIndex = uses
+    }
+
+    /// Runs `body` on `buffer` made `count` long (its old contents are not
+    /// kept), reusing its storage.
+    @discardableResult
+    private static func resized<Result>(_ buffer: inout [UInt8], to count: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Result) -> Result {
+        if buffer.count != count {
+            buffer = [UInt8](repeating: 0, count: count)
+        }
+        return buffer.withUnsafeMutableBufferPointer { body($0) }
+    }
+
     /// A frame with too many colours for one palette, quantised.
     private func writeQuantized(_ patch: FramePatch, delay: Int, disposal: FramePatch.Disposal) {
-        var result = ColorQuantizer.quantize(patch.pixels, width: patch.rect.width, height: patch.rect.height)
+        let result = ColorQuantizer.quantize(patch.pixels, width: patch.rect.width, height: patch.rect.height)
         if !isStill || result.transparentIndex != nil {
             file.appendGraphicControl(delayCentiseconds: delay, disposal: disposal, transparentIndex: result.transparentIndex)
         }
         file.appendImage(rect: patch.rect, localColors: result.colors, localSize: Self.tableSize(result.colors.count),
-                         codeBits: 0, indices: &result.indices)
+                         codeBits: 0, indices: result.indices)
     }
 
     /// When a delay is too long for one frame: frames that show nothing new
@@ -232,8 +267,8 @@ final class FrameWriter {
     private func writeHolds(_ patch: FramePatch, delays: [Int], onGlobal: Bool) {
         for (number, delay) in delays.enumerated().dropFirst() {
             file.appendGraphicControl(delayCentiseconds: delay, disposal: number == delays.count - 1 ? patch.disposal : .keep, transparentIndex: 0)
-            var indices = [UInt8](repeating: 0, count: patch.rect.area)
-            file.appendImage(rect: patch.rect, localColors: onGlobal ? nil : [0, 0], localSize: 2, codeBits: 2, indices: &indices)
+            let indices = [UInt8](repeating: 0, count: patch.rect.area)
+            file.appendImage(rect: patch.rect, localColors: onGlobal ? nil : [0, 0], localSize: 2, codeBits: 2, indices: indices)
         }
     }
 

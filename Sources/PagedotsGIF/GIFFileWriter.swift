@@ -79,12 +79,12 @@ final class GIFFileWriter {
     }
 
     /// One image: `rect` on the canvas, its palette indices row by row in
-    /// `indices` (giflib masks them in place). With `localColors` (padded to
+    /// `indices`. With `localColors` (padded to
     /// `localSize` entries, a power of two) the image has its own palette and
     /// its LZW codes start at that palette's width; without, it uses the global
     /// palette and its codes start at `codeBits` (2…8) bits, which must cover
     /// every index it uses.
-    func appendImage(rect: PixelRect, localColors: [UInt32]?, localSize: Int, codeBits: Int, indices: inout [UInt8]) {
+    func appendImage(rect: PixelRect, localColors: [UInt32]?, localSize: Int, codeBits: Int, indices: [UInt8]) {
         guard let file else { return }
         if localColors == nil {
             // giflib starts the LZW codes at the width of the palette in use;
@@ -102,11 +102,11 @@ final class GIFFileWriter {
             EGifPutImageDesc(file, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), false, map)
         }
         Self.check(status, "EGifPutImageDesc")
-        indices.withUnsafeMutableBufferPointer { rows in
-            guard let base = rows.baseAddress else { return }
-            for row in 0..<rect.height {
-                Self.check(EGifPutLine(file, base + row * rect.width, Int32(rect.width)), "EGifPutLine")
-            }
+        // EGifPutLine takes any number of pixels (here all rows at once) and
+        // masks them in place to the code width: it gets a copy.
+        var pixels = indices
+        pixels.withUnsafeMutableBufferPointer { pixels in
+            Self.check(EGifPutLine(file, pixels.baseAddress, Int32(pixels.count)), "EGifPutLine")
         }
     }
 
