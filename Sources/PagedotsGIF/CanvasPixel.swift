@@ -57,8 +57,6 @@ extension PatchPixel {
     @inline(__always)
     static func kept(_ pixel: CanvasPixel) -> PatchPixel { pixel.rgb | keptMark }
 
-    /// Opaque: drawn or kept.
-    var showsColor: Bool { self != 0 }
     /// An opaque pixel that this frame must draw.
     var mustDraw: Bool { self >= CanvasPixel.opaqueBits }
     var isKept: Bool { self & CanvasPixel.opaqueBits == Self.keptMark }

@@ -13,7 +13,6 @@ struct FramePatch {
     var disposal: Disposal
     /// The summed delays of the input frames it stands for.
     var delayMilliseconds: Int
-    /// `rect.area` patch pixels, rows top to bottom; empty when the encoder
-    /// dropped them to save memory (a second pass makes them again).
+    /// `rect.area` patch pixels, rows top to bottom.
     var pixels: [PatchPixel]
 }

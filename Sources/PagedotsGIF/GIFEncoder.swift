@@ -64,7 +64,8 @@ public final class GIFEncoder {
         let frameTotal = census.frameCount
         let file = GIFFileWriter(
             width: width, height: height,
-            globalColors: palette?.colors.colors.paddedForTransparency(to: palette?.entryCount ?? 0),
+            // A transparent index that needs an entry of its own gets black.
+            globalColors: palette.map { $0.colors.colors + repeatElement(0, count: $0.entryCount - $0.colors.count) },
             globalSize: FrameWriter.tableSize(palette?.entryCount ?? 0),
             backgroundIndex: 0
         )
@@ -119,13 +120,5 @@ private struct FrameSource {
         if let patch = differ.finish() {
             body(patch)
         }
-    }
-}
-
-extension [UInt32] {
-    /// The palette colours and, when `entryCount` is one more, a black entry
-    /// for the transparent index.
-    func paddedForTransparency(to entryCount: Int) -> [UInt32] {
-        self + repeatElement(0, count: Swift.max(0, entryCount - count))
     }
 }

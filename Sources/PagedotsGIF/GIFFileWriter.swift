@@ -47,9 +47,6 @@ final class GIFFileWriter {
         }
     }
 
-    /// The bytes written so far.
-    var count: Int { output.bytes.count }
-
     /// The NETSCAPE2.0 application extension: after the last frame, start
     /// over `repetitions` more times, 0 meaning forever.
     func appendLoop(repetitions: Int) {
