@@ -64,6 +64,25 @@ struct PaletteTests {
         }
         #expect(gif == animation.encode(), "quantising is deterministic")
     }
+
+    @Test("what a quantised frame leaves on screen stays close; what later frames draw is exact")
+    func afterQuantized() throws {
+        // (Found by fuzz/gif: the harness expected the next frame to be exact everywhere.)
+        var animation = TestAnimation(width: 48, height: 16)
+        animation.append { x, y in [UInt8(x * 5), UInt8(y * 16), UInt8((x * y) % 256), 255] }
+        animation.append { x, y in x < 8 ? [0, 0, 0, 0] : x < 16 ? [250, 10, 10, 255] : [UInt8(x * 5), UInt8(y * 16), UInt8((x * y) % 256), 255] }
+        let read = try GIFReader(animation.encode())
+        let expected = animation.expectedFrames()
+        #expect(read.frames.count == 2)
+        guard let last = read.frames.last, let wanted = expected.last else { return }
+        #expect(RGBADifference.between(expected: wanted.canvas, actual: last.canvas, width: 48, height: 16, tolerance: 16) == nil)
+        for y in 0..<16 {
+            for x in 0..<16 {
+                let start = (y * 48 + x) * 4
+                #expect(Array(last.canvas[start..<start + 4]) == Array(wanted.canvas[start..<start + 4]), "pixel \(x), \(y)")
+            }
+        }
+    }
 }
 
 /// Distinct opaque colours from a seed.
