@@ -97,11 +97,10 @@ struct FractionLayout: RowLayout {
     }
 
     /// `text`, whose advance is `width` (by `FractionMetrics`), on the line
-    /// from `top` with its left end at `left`, canvas coordinates. A text run
-    /// is centred in its box and cut short when wider than it, so the box is
-    /// centred where the text goes and an em wider than it.
+    /// from `top` with its left end at `left`, canvas coordinates: its box
+    /// is exactly the text's advance wide, so the text fills it.
     private func run(_ text: String, weight: FontWeight, color: RGBA, left: Double, width: Double, top: Double) -> DrawItem {
-        let box = Rect(x: left - fontSize / 2, y: top, width: width + fontSize, height: lineHeight)
+        let box = Rect(x: left, y: top, width: width, height: lineHeight)
         return .text(TextRun(text: text, box: box, fontSize: fontSize, weight: weight, color: color))
     }
 }

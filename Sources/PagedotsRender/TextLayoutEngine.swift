@@ -204,8 +204,11 @@ public final class TextLayoutEngine {
         Double(units) / unitsPerPoint
     }
 
-    /// `points` in Pango units, rounded down and clamped to what Pango takes.
+    /// `points` in Pango units, rounded to the nearest and clamped to what
+    /// Pango takes. Nearest, not down: a box made exactly as wide as its text
+    /// (a fraction's, from its metrics) comes here through a division by the
+    /// scale, a hair under the text's width in whole units, and must not cut it.
     private static func units(_ points: Double) -> Int32 {
-        Int32(clamping: Int((min(points, Double(Int32.max) / unitsPerPoint) * unitsPerPoint).rounded(.down)))
+        Int32(clamping: Int((min(points, Double(Int32.max) / unitsPerPoint) * unitsPerPoint).rounded()))
     }
 }
