@@ -7,8 +7,10 @@ let usage = """
     usage: pagedots-bench encode QUERIES_FILE OUTDIR   pagedots' PNG encoder vs Cairo's writer, same pixels
            pagedots-bench render QUERY...              µs per image, render + encode (ImageMaker)
            pagedots-bench render-unique QUERY          the same, every image a new one (QUERY&color= counted up)
+           pagedots-bench gif-samples OUTDIR           the GIF encoder on test animations: writes them, times them
     QUERIES_FILE: one query (or URL) a line; blank lines and lines starting with # are skipped.
     Env: RUNS (timed runs, median taken; default 5), RUN_MS (ms per timed run; default 60),
+         SAMPLES (gif-samples: only the samples whose names contain it),
          CLOCK=wall to time wall-clock instead of the thread's CPU time.
     """
 
@@ -67,6 +69,8 @@ do {
         benchmarkRendering(queries: arguments.dropFirst().map { Substring($0) }, stopwatch: stopwatch)
     case "render-unique" where arguments.count == 2:
         try benchmarkRenderingUnique(query: Substring(arguments.last ?? ""), stopwatch: stopwatch)
+    case "gif-samples" where arguments.count == 2:
+        try benchmarkGIFSamples(outputDirectory: String(arguments.last ?? "."), only: getenv("SAMPLES").map { String(cString: $0) }, stopwatch: stopwatch)
     default:
         fail(usage)
     }
