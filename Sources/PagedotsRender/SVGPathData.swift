@@ -2,11 +2,13 @@ import PagedotsCore
 
 /// A path's `d` attribute as short as SVG's grammar allows for the same
 /// outline: every coordinate rounded to 1/100 point (as the PNG draws it),
-/// then each segment written absolute or relative, whichever is shorter
-/// (differences of rounded coordinates are exact), lines along an axis as
-/// `H`/`V`, a curve whose first control point mirrors the previous one's
-/// last as `S`, a command letter left out where it repeats, and numbers
-/// separated only where they would otherwise run together.
+/// then each segment written absolute or relative (differences of rounded
+/// coordinates are exact), lines along an axis as `H`/`V`, a curve whose
+/// first control point mirrors the previous one's last as `S`, straight
+/// curves as lines, a command letter left out where it repeats, and numbers
+/// separated only where they would otherwise run together. Which form each
+/// segment takes is chosen for the shortest whole: a form that costs a byte
+/// more can let the next segments leave out their command letters.
 struct SVGPathData {
     /// A point in whole hundredths of a point.
     private struct Position: Equatable {
@@ -16,13 +18,22 @@ struct SVGPathData {
         static func - (a: Position, b: Position) -> Position { Position(x: a.x - b.x, y: a.y - b.y) }
     }
 
-    private var text = ""
-    /// The last command letter written (or implied), and the last number.
-    private var lastCommand: Character?
-    private var lastNumber: String?
+    /// One way to write a segment: a command letter and its numbers.
+    private struct Form {
+        var command: Character
+        var numbers: [String]
+
+        init(_ command: Character, _ units: [Int]) {
+            self.command = command
+            numbers = units.map { SVGNumber.text(units: $0, decimals: SVGNumber.pathDecimals) }
+        }
+    }
+
+    /// The ways to write each segment, in order.
+    private var steps: [[Form]] = []
     private var current = Position(x: 0, y: 0)
     private var subpathStart = Position(x: 0, y: 0)
-    /// The second control point of the segment just written, when it was a curve.
+    /// The second control point of the segment just added, when it was a curve.
     private var lastControl: Position?
 
     /// The `d` attribute's value for `path`.
@@ -43,7 +54,7 @@ struct SVGPathData {
             data.add(elements[index])
             index += 1
         }
-        return data.text
+        return data.shortestText()
     }
 
     private static func isMove(_ element: PathElement) -> Bool {
@@ -58,17 +69,17 @@ struct SVGPathData {
         switch element {
         case .move(let point):
             let to = Self.position(point)
-            write(choosing: ("M", [to.x, to.y]), ("m", [to.x - current.x, to.y - current.y]))
+            steps.append([Form("M", [to.x, to.y]), Form("m", [to.x - current.x, to.y - current.y])])
             current = to
             subpathStart = to
             lastControl = nil
         case .line(let point):
             let to = Self.position(point), delta = to - current
-            var candidates: [(Character, [Int])] = []
-            if delta.y == 0 { candidates += [("H", [to.x]), ("h", [delta.x])] }
-            if delta.x == 0 { candidates += [("V", [to.y]), ("v", [delta.y])] }
-            candidates += [("L", [to.x, to.y]), ("l", [delta.x, delta.y])]
-            write(choosing: candidates)
+            var forms: [Form] = []
+            if delta.y == 0 { forms += [Form("H", [to.x]), Form("h", [delta.x])] }
+            if delta.x == 0 { forms += [Form("V", [to.y]), Form("v", [delta.y])] }
+            forms += [Form("L", [to.x, to.y]), Form("l", [delta.x, delta.y])]
+            steps.append(forms)
             current = to
             lastControl = nil
         case .curve(let c1, let c2, let point):
@@ -81,17 +92,15 @@ struct SVGPathData {
             // S's first control point is the mirror of the last curve's second, or the current point after no curve.
             let mirrored = lastControl.map { Position(x: 2 * current.x - $0.x, y: 2 * current.y - $0.y) } ?? current
             if first == mirrored {
-                write(choosing: ("S", [second.x, second.y, to.x, to.y]), ("s", [d2.x, d2.y, end.x, end.y]))
+                steps.append([Form("S", [second.x, second.y, to.x, to.y]), Form("s", [d2.x, d2.y, end.x, end.y])])
             } else {
-                write(choosing: ("C", [first.x, first.y, second.x, second.y, to.x, to.y]),
-                      ("c", [d1.x, d1.y, d2.x, d2.y, end.x, end.y]))
+                steps.append([Form("C", [first.x, first.y, second.x, second.y, to.x, to.y]),
+                              Form("c", [d1.x, d1.y, d2.x, d2.y, end.x, end.y])])
             }
             current = to
             lastControl = second
         case .close:
-            text.append("z")
-            lastCommand = "z"
-            lastNumber = nil
+            steps.append([Form("z", [])])
             current = subpathStart
             lastControl = nil
         }
@@ -110,41 +119,74 @@ struct SVGPathData {
         }
     }
 
-    private mutating func write(choosing candidates: (Character, [Int])...) {
-        write(choosing: candidates)
-    }
+    /// What the text written so far leaves for the next segment: the command
+    /// that repeats if its letter is left out, and whether the last number
+    /// has a point (then a number starting with a point needs no separator).
+    private struct Tail: Equatable {
+        var command: Character?
+        var numberHasPoint: Bool?
 
-    /// Writes the shortest of `candidates` (the first of equals), each a
-    /// command letter and its numbers in hundredths.
-    private mutating func write(choosing candidates: [(Character, [Int])]) {
-        var best: (text: String, command: Character, last: String?)?
-        for (command, units) in candidates {
-            let numbers = units.map { SVGNumber.text(units: $0, decimals: SVGNumber.pathDecimals) }
-            // After M (m) the command that repeats unwritten is L (l).
-            let implied: Character? = switch lastCommand {
+        /// The command a segment may leave its letter out for: after M (m) it is L (l); none after z.
+        var repeating: Character? {
+            switch command {
             case "M": "L"
             case "m": "l"
             case "z": nil
-            default: lastCommand
-            }
-            var piece = ""
-            var previous: String?
-            if command == implied {
-                previous = lastNumber
-            } else {
-                piece.append(command)
-            }
-            for number in numbers {
-                SVGNumber.append(number, after: previous, to: &piece)
-                previous = number
-            }
-            if best.map({ piece.count < $0.text.count }) ?? true {
-                best = (piece, command, numbers.last)
+            default: command
             }
         }
-        guard let best else { return }
-        text += best.text
-        lastCommand = best.command
-        lastNumber = best.last
+    }
+
+    /// `form` written after `tail`, and the tail it leaves.
+    private static func write(_ form: Form, after tail: Tail) -> (text: String, tail: Tail) {
+        var text = ""
+        var previous: String?
+        if form.command == tail.repeating, !form.numbers.isEmpty {
+            // Only whether it has a point matters to the separator.
+            previous = tail.numberHasPoint.map { $0 ? "." : "0" }
+        } else {
+            text.append(form.command)
+        }
+        for number in form.numbers {
+            SVGNumber.append(number, after: previous, to: &text)
+            previous = number
+        }
+        return (text, Tail(command: form.command, numberHasPoint: form.numbers.last.map { $0.contains(".") }))
+    }
+
+    /// The shortest text for the steps: for each step and each tail it can
+    /// leave, the cheapest way to get there (the first of equals), then the
+    /// cheapest at the end, traced back.
+    private func shortestText() -> String {
+        struct Best {
+            var tail: Tail
+            var bytes: Int
+            var from: Int
+            var text: String
+        }
+        var layers: [[Best]] = [[Best(tail: Tail(), bytes: 0, from: 0, text: "")]]
+        for forms in steps {
+            var layer: [Best] = []
+            for (from, best) in layers[layers.count - 1].enumerated() {
+                for form in forms {
+                    let (text, tail) = Self.write(form, after: best.tail)
+                    let candidate = Best(tail: tail, bytes: best.bytes + text.count, from: from, text: text)
+                    if let index = layer.firstIndex(where: { $0.tail == tail }) {
+                        if candidate.bytes < layer[index].bytes { layer[index] = candidate }
+                    } else {
+                        layer.append(candidate)
+                    }
+                }
+            }
+            layers.append(layer)
+        }
+        let last = layers[layers.count - 1]
+        guard var index = last.indices.min(by: { last[$0].bytes < last[$1].bytes }) else { return "" }
+        var pieces: [String] = []
+        for layer in layers.dropFirst().reversed() {
+            pieces.append(layer[index].text)
+            index = layer[index].from
+        }
+        return pieces.reversed().joined()
     }
 }
