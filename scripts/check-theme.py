@@ -64,6 +64,10 @@ CASES = [
      "&color=af52de&inactive=ff9500&darkcolor=bf5af2&darkinactive=ffd60a", {
         "light": [("color", rgb("af52de")), ("ring inactive", rgb("ff9500"))],
         "dark": [("darkcolor", rgb("bf5af2")), ("ring darkinactive", rgb("ffd60a"))]}),
+    ("outline stars (rings clipped to their outline)", "pages=5&current=0&shape=star&fill=outline&stroke=2&size=16"
+     "&format=svg&theme=auto&color=ff2d55&inactive=5856d6&darkcolor=ffd60a&darkinactive=64d2ff", {
+        "light": [("color", rgb("ff2d55")), ("ring inactive", rgb("5856d6"))],
+        "dark": [("darkcolor", rgb("ffd60a")), ("ring darkinactive", rgb("64d2ff"))]}),
     ("colors (system blue has a dark shade)", "pages=5&current=4&colors=ff3b30,ff9500,ffcc00,34c759,007aff"
      "&format=svg&theme=auto", {
         "light": [("colors[4] 007AFF", rgb("007aff"))], "dark": [("its dark shade 0A84FF", rgb("0a84ff"))]}),

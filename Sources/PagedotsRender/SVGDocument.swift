@@ -23,9 +23,10 @@ struct SVGDocument {
     }
 
     private var body: [Piece] = []
-    /// Clip paths, which may stand anywhere, and glyph outlines, which must be in `<defs>`.
+    /// Clip paths, which may stand anywhere, and the definitions of glyph
+    /// outlines and shapes used more than once, which must be in `<defs>`.
     private var clipPaths: [Piece] = []
-    private var glyphOutlines: [Piece] = []
+    private var definitions: [Piece] = []
     /// How often each id is written, by id.
     private var idUses: [Int] = []
     private var glyphIDs: [GlyphKey: Int] = [:]
@@ -39,7 +40,15 @@ struct SVGDocument {
         if let id = glyphIDs[glyph.key] { return id }
         let id = newID()
         glyphIDs[glyph.key] = id
-        glyphOutlines += [.text("<path id=\""), .id(id), .text("\" d=\"\(SVGPathData.data(for: glyph.outline))\"/>")]
+        definitions += [.text("<path id=\""), .id(id), .text("\" d=\"\(SVGPathData.data(for: glyph.outline))\"/>")]
+        use(id)
+        return id
+    }
+
+    /// The id of a new definition of `shape`, for elements that `<use>` it.
+    mutating func shapeID(for shape: SVGShape) -> Int {
+        let id = newID()
+        definitions += [.text("<\(shape.tag) id=\""), .id(id), .text("\"\(shape.geometry)/>")]
         use(id)
         return id
     }
@@ -49,6 +58,15 @@ struct SVGDocument {
         let id = newID()
         clipPaths += [.text("<clipPath id=\""), .id(id), .text("\"><\(shape.tag)\(shape.geometry)/></clipPath>")]
         use(id)
+        return id
+    }
+
+    /// The id of a new `clipPath` whose content uses the definition `shape`.
+    mutating func clipID(using shape: Int) -> Int {
+        let id = newID()
+        clipPaths += [.text("<clipPath id=\""), .id(id), .text("\"><use href=\"#"), .id(shape), .text("\"/></clipPath>")]
+        use(id)
+        use(shape)
         return id
     }
 
@@ -76,7 +94,7 @@ struct SVGDocument {
                 for property in (shared.attributes + shared.dark).map(\.property) {
                     group[property] = nodes[start].paint[property]
                 }
-                open("<g", shared, clip: nil)
+                open([.text("<g")], shared, clip: nil)
                 body.append(.text(">"))
                 write(Array(nodes[start..<end]), in: group.applied(to: context))
                 body.append(.text("</g>"))
@@ -91,10 +109,14 @@ struct SVGDocument {
         let override = node.paint.override(in: context)
         switch node.content {
         case .shape(let shape):
-            open("<" + shape.tag + shape.geometry, override, clip: node.clip)
+            open([.text("<" + shape.tag + shape.geometry)], override, clip: node.clip)
+            body.append(.text("/>"))
+        case .reference(let id):
+            open([.text("<use href=\"#"), .id(id), .text("\"")], override, clip: node.clip)
+            use(id)
             body.append(.text("/>"))
         case .group(let children):
-            open("<g", override, clip: node.clip)
+            open([.text("<g")], override, clip: node.clip)
             body.append(.text(">"))
             write(children, in: node.paint.applied(to: context))
             body.append(.text("</g>"))
@@ -119,7 +141,7 @@ struct SVGDocument {
         let movedBytes = moved.reduce(7 + transform.count) { $0 + $1.count }
         let isMoved = movedBytes < onCanvasBytes
         if isMoved || needsGroup {
-            open("<g" + (isMoved ? transform : ""), override, clip: clip)
+            open([.text("<g" + (isMoved ? transform : ""))], override, clip: clip)
             body.append(.text(">"))
         }
         for (use, placement) in zip(uses, isMoved ? moved : onCanvas) {
@@ -143,8 +165,8 @@ struct SVGDocument {
 
     /// Writes `opening` (`<tag` and its geometry), the clip path, the
     /// attributes of `override` and the class of its dark declarations.
-    private mutating func open(_ opening: String, _ override: SVGOverride, clip: Int?) {
-        body.append(.text(opening))
+    private mutating func open(_ opening: [Piece], _ override: SVGOverride, clip: Int?) {
+        body += opening
         if let clip {
             body += [.text(" clip-path=\"url(#"), .id(clip), .text(")\"")]
             use(clip)
@@ -190,8 +212,8 @@ struct SVGDocument {
             rules += ".\(classNames[className]){\(Self.declarations(darkRules[className]))}"
         }
         if !rules.isEmpty { document += "<style>@media (prefers-color-scheme:dark){\(rules)}</style>" }
-        // Clip paths may stand anywhere; glyph outlines must not be drawn where they are defined.
-        document += glyphOutlines.isEmpty ? text(clipPaths) : "<defs>" + text(clipPaths + glyphOutlines) + "</defs>"
+        // Clip paths may stand anywhere; definitions must not be drawn where they are defined.
+        document += definitions.isEmpty ? text(clipPaths) : "<defs>" + text(clipPaths + definitions) + "</defs>"
         document += text(body) + "</svg>"
         return Array(document.utf8)
     }

@@ -6,6 +6,8 @@ struct SVGNode: Sendable {
     enum Content: Sendable {
         /// A basic shape or a path.
         case shape(SVGShape)
+        /// A `<use>` of a shape defined once (a star that is also its ring's clip).
+        case reference(Int)
         /// A title: glyph definitions placed at their origins.
         case glyphs([SVGGlyphUse])
         /// A group of elements clipped together.

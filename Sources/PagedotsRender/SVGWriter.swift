@@ -75,13 +75,20 @@ public final class SVGWriter {
             if case .clipped(_, let other)? = dark { darkItems = other }
             var inside = nodes(for: items, dark: darkItems, in: &document)
             guard !inside.isEmpty else { return [] }
-            let id = document.clipID(for: SVGShape.outline(of: clip))
+            let outline = SVGShape.outline(of: clip)
             // One element takes the clip itself; several share a group.
-            if inside.count == 1, inside[0].clip == nil {
-                inside[0].clip = id
-                return inside
+            guard inside.count == 1, inside[0].clip == nil else {
+                return [SVGNode(.group(inside), clip: document.clipID(for: outline))]
             }
-            return [SVGNode(.group(inside), clip: id)]
+            if case .shape(let shape) = inside[0].content, shape == outline {
+                // Drawn along its own clip (a star's or heart's ring): the outline is defined once and used twice.
+                let id = document.shapeID(for: shape)
+                inside[0].content = .reference(id)
+                inside[0].clip = document.clipID(using: id)
+            } else {
+                inside[0].clip = document.clipID(for: outline)
+            }
+            return inside
         case .text(let run):
             var darkColor = run.color
             if case .text(let other)? = dark { darkColor = other.color }

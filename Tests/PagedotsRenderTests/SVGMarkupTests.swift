@@ -51,10 +51,11 @@ struct SVGMarkupTests {
         #expect(!diamond.contains("stroke-width") && diamond.count(of: "z") == 3)
     }
 
-    @Test func starsAndHeartsKeepTheirPathsAndClippedRings() {
+    @Test func aStarsRingDefinesItsOutlineOnceForTheLineAndTheClip() {
         let stars = svg(spec(pages: 2) { $0.current = 0; $0.shape = .star; $0.fill = .outline; $0.size = 12 })
-        #expect(stars.contains(##"<clipPath id="a"><path d="M30 4.29l1.85 3.76"##))
-        #expect(stars.contains(##" clip-path="url(#a)" fill="none""##) && stars.contains(##"stroke-width="2""##))
+        #expect(stars.contains(##"<defs><clipPath id="b"><use href="#a"/></clipPath><path id="a" d="M30 4.29l1.85 3.76"##))
+        #expect(stars.contains(##"<use href="#a" clip-path="url(#b)" fill="none""##) && stars.contains(##"stroke-width="2""##))
+        #expect(stars.count(of: "M30 4.29") == 1)
     }
 
     @Test func neighboursOfOnePaintShareAGroup() {
