@@ -129,8 +129,9 @@ struct SVGMarkupTests {
             $0.color = RGBA(red: 0, green: 0, blue: 0); $0.inactive = RGBA(red: 0, green: 0, blue: 0, alpha: 0x80)
             $0.darkColor = RGBA(red: 255, green: 255, blue: 255); $0.darkInactive = RGBA(red: 255, green: 255, blue: 255, alpha: 0x80)
         })
-        #expect(bar.contains("fill:#fff"))
-        #expect(!bar.contains("#000\"") || bar.contains("svg{fill:#fff}"))
+        // Black is SVG's initial fill: the light image sets none, the dark rule whitens everything.
+        #expect(bar.contains("<style>@media (prefers-color-scheme:dark){svg{fill:#fff}}</style>"))
+        #expect(!bar.contains("fill=\"#000\""))
         let rings = svg(spec(pages: 3) {
             $0.current = 0; $0.fill = .outline; $0.theme = .auto
             $0.darkColor = .systemBlueDark; $0.darkInactive = RGBA(red: 255, green: 255, blue: 255, alpha: 0x66)
