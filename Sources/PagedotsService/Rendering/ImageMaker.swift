@@ -24,7 +24,9 @@ public final class ImageMaker {
         let drawing = IndicatorLayout.drawing(for: spec)
         switch spec.format {
         case .svg:
-            return EncodedImage(bytes: svgWriter.svg(for: drawing), contentType: spec.format.mediaType)
+            // theme=auto: the same image in the dark colours, for the SVG to switch to.
+            let dark = spec.darkVariant.map(IndicatorLayout.drawing(for:))
+            return EncodedImage(bytes: svgWriter.svg(for: drawing, dark: dark), contentType: spec.format.mediaType)
         case .png:
             let image = renderer.render(drawing, scale: spec.scale)
             let png = encoder.encode(rgba: image.pixels, width: image.width, height: image.height)
