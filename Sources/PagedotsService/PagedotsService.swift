@@ -109,8 +109,10 @@ public final class PagedotsService: HTTPHandler {
             case .failure(let error): throw .forbidden(error)
             }
         }
-        do {
-            return try IndicatorQuery.parse(query: query, options: options)
+        do throws(ParameterError) {
+            let parsed = try IndicatorQuery.parse(query: query, options: options)
+            if let refusal = ImageMaker.refusal(for: parsed.spec) { throw refusal }
+            return parsed
         } catch {
             throw .badParameter(error)
         }

@@ -7,6 +7,7 @@ let usage = """
     usage: pagedots-bench encode QUERIES_FILE OUTDIR   pagedots' PNG encoder vs Cairo's writer, same pixels
            pagedots-bench render QUERY...              µs per image, render + encode (ImageMaker)
            pagedots-bench render-unique QUERY          the same, every image a new one (QUERY&color= counted up)
+           pagedots-bench frames QUERY OUTDIR          an animation's frames as OUTDIR/frame-NNN.png, delays on stdout
     QUERIES_FILE: one query (or URL) a line; blank lines and lines starting with # are skipped.
     Env: RUNS (timed runs, median taken; default 5), RUN_MS (ms per timed run; default 60),
          CLOCK=wall to time wall-clock instead of the thread's CPU time.
@@ -67,6 +68,8 @@ do {
         benchmarkRendering(queries: arguments.dropFirst().map { Substring($0) }, stopwatch: stopwatch)
     case "render-unique" where arguments.count == 2:
         try benchmarkRenderingUnique(query: Substring(arguments.last ?? ""), stopwatch: stopwatch)
+    case "frames" where arguments.count == 3:
+        try writeAnimationFrames(query: Substring(arguments.dropFirst().first ?? ""), outputDirectory: String(arguments.last ?? "."))
     default:
         fail(usage)
     }
