@@ -13,17 +13,22 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // Pango by a .pc file of our own (see it for why), named by its path.
+        .systemLibrary(
+            name: "CPango", pkgConfig: Context.packageDirectory + "/Sources/CPango/pangocairo.pc",
+            providers: [.apt(["libpango1.0-dev"])]
+        ),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLinux"),
 
         .target(name: "PagedotsCore"),
-        .target(name: "PagedotsRender", dependencies: ["PagedotsCore", "CCairo"]),
+        .target(name: "PagedotsRender", dependencies: ["PagedotsCore", "CCairo", "CPango"]),
         .target(name: "PagedotsPNG", dependencies: ["CZlib"]),
         .target(name: "HTTPServer", dependencies: ["CLinux"]),
         .target(
             name: "PagedotsService",
-            dependencies: ["PagedotsCore", "PagedotsRender", "PagedotsPNG", "HTTPServer", "CCrypto"]
+            dependencies: ["PagedotsCore", "PagedotsRender", "PagedotsPNG", "HTTPServer", "CCrypto", "CZlib"]
         ),
         .executableTarget(name: "pagedots", dependencies: ["PagedotsService"]),
         // Drives the scripts under bench/: times the pipeline's steps in-process.

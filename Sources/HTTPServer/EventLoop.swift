@@ -45,6 +45,8 @@ private final class Connection {
     var hungUp = false
     /// Queued in `awaitingService`.
     var awaitsService = false
+    /// `peer`'s IP address for its requests, made once.
+    lazy var peerAddress = peer.addressBytes
 
     init(descriptor: Int32, generation: UInt32, peer: SocketAddress, machine: HTTPConnection) {
         self.descriptor = descriptor
@@ -378,7 +380,8 @@ final class EventLoop: @unchecked Sendable {
         defer { servicing = -1 }
         while true {
             switch connection.machine.nextAction(at: moment, canRead: connection.canRead, canWrite: connection.canWrite) {
-            case .dispatch(let request, let sequence):
+            case .dispatch(var request, let sequence):
+                request.peerAddress = connection.peerAddress
                 let address = ResponseAddress(slot: UInt32(slot), generation: connection.generation, sequence: sequence)
                 context.handler.handle(request, responder: HTTPResponder(loop: self, address: address))
             case .read:

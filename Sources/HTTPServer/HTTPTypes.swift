@@ -58,6 +58,9 @@ public struct HTTPRequest: Sendable {
     public var query: String
     /// The header section as received: field lines, each ending in CRLF.
     var fieldBytes: [UInt8]
+    /// The IP address of the connection's peer, network order: 4 bytes for
+    /// IPv4, 16 for IPv6; empty for a request that came from no socket.
+    public var peerAddress: [UInt8] = []
 
     public init(method: HTTPMethod, version: HTTPVersion, path: String, query: String, headers: [HTTPHeaderField]) {
         self.init(method: method, version: version, path: path, query: query, fieldBytes: HTTPRequest.serialize(headers))

@@ -57,6 +57,17 @@ struct SocketAddress {
         return family == AF_INET6 ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
+    /// The IP address alone, network order: 4 bytes for IPv4, 16 for IPv6.
+    var addressBytes: [UInt8] {
+        withPointer { pointer in
+            switch Int32(storage.ss_family) {
+            case AF_INET: pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { withUnsafeBytes(of: $0.pointee.sin_addr, Array.init) }
+            case AF_INET6: pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { withUnsafeBytes(of: $0.pointee.sin6_addr, Array.init) }
+            default: []
+            }
+        }
+    }
+
     func withPointer<R>(_ body: (UnsafePointer<sockaddr>) -> R) -> R {
         withUnsafePointer(to: storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body) }
     }

@@ -15,12 +15,13 @@ public struct RGBAImage: Hashable, Sendable {
     }
 }
 
-/// Draws a `Drawing` into pixels with Cairo. Keeps Cairo state between
-/// calls (the last canvas, the fonts), so it is not `Sendable`: use one per thread.
+/// Draws a `Drawing` into pixels with Cairo. Keeps Cairo and Pango state
+/// between calls (the last canvas, the fonts), so it is not `Sendable`: use one per thread.
 public final class RasterRenderer {
     /// The last canvas, kept while images keep the same pixel size.
     private var canvas: (surface: OpaquePointer, context: OpaquePointer, width: Int, height: Int)?
-    private let text = TextOutliner()
+    /// Made on the first title, so drawings without text never start Pango or fontconfig.
+    private lazy var text = TextLayoutEngine()
 
     public init() {}
 
@@ -97,7 +98,33 @@ public final class RasterRenderer {
             for inner in items { draw(inner, on: context) }
             cairo_restore(context)
         case .text(let run):
-            draw(.fill(text.outline(of: run), run.color), on: context)
+            draw(text.glyphRun(for: run), on: context)
+        }
+    }
+
+    /// Fills each glyph's outline at its origin, one by one as the SVG's
+    /// `<use>` elements are; a translucent colour is applied to the glyphs
+    /// as a group (as the SVG's group opacity), so overlapping glyphs
+    /// (joined Arabic, stacked marks) are not darker where they overlap.
+    private func draw(_ run: GlyphRun, on context: OpaquePointer) {
+        guard !run.glyphs.isEmpty, run.color.alpha > 0 else { return }
+        let translucent = run.color.alpha < 255
+        if translucent { cairo_push_group(context) }
+        var opaque = run.color
+        opaque.alpha = 255
+        setColor(opaque, on: context)
+        for glyph in run.glyphs {
+            cairo_save(context)
+            // The same sums the SVG makes: an outline rounded to 1/100 point
+            // moved by an origin rounded to 1/100 point.
+            cairo_translate(context, CairoPath.rounded(glyph.origin.x), CairoPath.rounded(glyph.origin.y))
+            CairoPath.set(glyph.outline, on: context)
+            cairo_fill(context)
+            cairo_restore(context)
+        }
+        if translucent {
+            cairo_pop_group_to_source(context)
+            cairo_paint_with_alpha(context, Double(run.color.alpha) / 255)
         }
     }
 

@@ -4,11 +4,14 @@ import PagedotsCore
 ///
 /// Written directly, element by element, so the same drawing always gives
 /// the same bytes: coordinates rounded to 1/100 point (as the PNG draws them), opacities to 1/1000,
-/// no trailing zeros. Text becomes glyph outlines (the same ones the PNG
-/// fills), so the document needs no font to look the same everywhere.
-/// Keeps Cairo state for the glyphs, so it is not `Sendable`: one per thread.
+/// no trailing zeros. Text becomes glyph outlines (the same ones, at the same
+/// places, that the PNG fills), so the document needs no font to look the
+/// same everywhere: each distinct glyph is written once in `<defs>` and
+/// placed with a `<use>` wherever it occurs.
+/// Keeps Cairo and Pango state for the glyphs, so it is not `Sendable`: one per thread.
 public final class SVGWriter {
-    private let text = TextOutliner()
+    /// Made on the first title, so drawings without text never start Pango or fontconfig.
+    private lazy var text = TextLayoutEngine()
 
     public init() {}
 
@@ -16,13 +19,14 @@ public final class SVGWriter {
     public func svg(for drawing: Drawing) -> [UInt8] {
         var document = SVGDocument()
         let width = SVGDocument.number(drawing.size.width), height = SVGDocument.number(drawing.size.height)
-        document.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">")
         if drawing.background.alpha > 0 {
             document.append("<rect width=\"\(width)\" height=\"\(height)\"\(SVGDocument.paint("fill", drawing.background))/>")
         }
         for item in drawing.items { write(item, to: &document) }
-        document.append("</svg>")
-        return document.bytes
+        return document.finished(
+            opening: "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">",
+            closing: "</svg>"
+        )
     }
 
     private func write(_ item: DrawItem, to document: inout SVGDocument) {
@@ -37,19 +41,63 @@ public final class SVGWriter {
             for inner in items { write(inner, to: &document) }
             document.append("</g>")
         case .text(let run):
-            let outline = text.outline(of: run)
-            if !outline.elements.isEmpty { write(.fill(outline, run.color), to: &document) }
+            write(text.glyphRun(for: run), to: &document)
         }
+    }
+
+    /// A group in the run's colour (its alpha as the group's opacity, as the
+    /// PNG paints it) with a `<use>` of each glyph's definition at its origin.
+    private func write(_ run: GlyphRun, to document: inout SVGDocument) {
+        guard !run.glyphs.isEmpty, run.color.alpha > 0 else { return }
+        var opaque = run.color
+        opaque.alpha = 255
+        var group = "<g\(SVGDocument.paint("fill", opaque))"
+        if run.color.alpha < 255 {
+            group += " opacity=\"\(SVGDocument.number(Double(run.color.alpha) / 255, digits: 3))\""
+        }
+        document.append(group + ">")
+        for glyph in run.glyphs {
+            let id = document.glyphID(for: glyph)
+            document.append("<use href=\"#\(id)\" x=\"\(SVGDocument.number(glyph.origin.x))\" y=\"\(SVGDocument.number(glyph.origin.y))\"/>")
+        }
+        document.append("</g>")
     }
 }
 
 /// An SVG document being written, and its number, colour and path syntax.
+/// The body is written in order; glyph definitions are gathered beside it
+/// and put in `<defs>` ahead of it when the document is finished.
 struct SVGDocument {
-    private(set) var bytes: [UInt8] = []
+    private var body: [UInt8] = []
+    private var definitions: [UInt8] = []
+    private var glyphIDs: [GlyphKey: String] = [:]
     private var clipCount = 0
 
     mutating func append(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
+        body.append(contentsOf: text.utf8)
+    }
+
+    /// The id of `glyph`'s outline, `g1`, `g2`, … in order of first use;
+    /// the outline is defined the first time its key is seen.
+    mutating func glyphID(for glyph: PositionedGlyph) -> String {
+        if let id = glyphIDs[glyph.key] { return id }
+        let id = "g\(glyphIDs.count + 1)"
+        glyphIDs[glyph.key] = id
+        definitions.append(contentsOf: "<path id=\"\(id)\" d=\"\(Self.pathData(glyph.outline))\"/>".utf8)
+        return id
+    }
+
+    /// The whole document: `opening`, the glyph definitions (if any), the body, `closing`.
+    func finished(opening: String, closing: String) -> [UInt8] {
+        var bytes = Array(opening.utf8)
+        if !definitions.isEmpty {
+            bytes += "<defs>".utf8
+            bytes += definitions
+            bytes += "</defs>".utf8
+        }
+        bytes += body
+        bytes += closing.utf8
+        return bytes
     }
 
     /// A fresh `clipPath` id: `c1`, `c2`, … in document order.

@@ -12,6 +12,7 @@ final class Metrics: HTTPServerObserver {
     private let renderDuration = Histogram(bounds: Histogram.latencyBounds)
     private let cacheHits = Atomic<Int>(0)
     private let cacheMisses = Atomic<Int>(0)
+    private let rateLimited = Atomic<Int>(0)
     private let openConnections = Atomic<Int>(0)
     private let version: String
 
@@ -42,6 +43,8 @@ final class Metrics: HTTPServerObserver {
 
     func recordRender(seconds: Double) { renderDuration.observe(seconds) }
 
+    func recordRateLimited() { rateLimited.wrappingAdd(1, ordering: .relaxed) }
+
     /// The Prometheus text exposition (format 0.0.4) of every metric.
     func exposition(cache: ImageCache.Usage, renderQueueDepth: Int) -> String {
         var text = ""
@@ -66,6 +69,8 @@ final class Metrics: HTTPServerObserver {
         text.sample("pagedots_cache_entries", "gauge", "Images held by the cache.", cache.entries)
         text.sample("pagedots_render_queue_depth", "gauge", "Cache misses waiting for a render thread.", renderQueueDepth)
         text.sample("pagedots_open_connections", "gauge", "Client connections open now.", openConnections.load(ordering: .relaxed))
+        text.sample("pagedots_rate_limited_total", "counter", "Image requests refused with 429: over --client-miss-rate.",
+                    rateLimited.load(ordering: .relaxed))
         text.family("pagedots_build_info", "gauge", "Always 1; the label carries the version.")
         text += "pagedots_build_info{version=\"\(version)\"} 1\n"
         return text

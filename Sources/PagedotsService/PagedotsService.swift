@@ -8,9 +8,12 @@ public final class PagedotsService: HTTPHandler {
     private let cache: ImageCache
     private let renderPool: RenderPool
     private let metrics: Metrics
-    private let fixedResponses: [Route: PreparedResponse]
+    private let fixedResponses: [Route: Representations]
     private let notFound: PreparedResponse
     private let signer: URLSigner?
+    /// nil when `--client-miss-rate` is 0.
+    private let missLimiter: MissRateLimiter?
+    private let trustedProxies: TrustedProxies
 
     /// The observer to give the server, so that `/metrics` sees every response.
     public var observer: any HTTPServerObserver { metrics }
@@ -22,16 +25,26 @@ public final class PagedotsService: HTTPHandler {
         )
     }
 
-    /// A service drawing on `renderPool` (tests hold its threads to fill its queue).
-    init(configuration: ServiceConfiguration, renderPool: RenderPool) {
+    /// A service drawing on `renderPool` (tests hold its threads to fill its
+    /// queue), its clients' miss rates counted on `missClock` (nanoseconds).
+    init(
+        configuration: ServiceConfiguration, renderPool: RenderPool,
+        missClock: @escaping @Sendable () -> Int64 = MissRateLimiter.monotonicNanoseconds
+    ) {
         cache = ImageCache(capacity: configuration.cacheBytes)
         self.renderPool = renderPool
         metrics = Metrics(version: configuration.version)
         signer = configuration.signer
+        missLimiter = configuration.clientMissRate > 0
+            ? MissRateLimiter(perSecond: configuration.clientMissRate, clock: missClock)
+            : nil
+        trustedProxies = configuration.trustedProxies
+        // The documents are compressed here, once; tagged, so that a cache
+        // that keeps them for their five minutes can revalidate them.
         fixedResponses = [
-            .healthz: PreparedResponse(Self.text("ok\n", route: .healthz)),
-            .page: PreparedResponse(BuilderPage.response),
-            .openapi: PreparedResponse(OpenAPIDocument.response),
+            .healthz: Representations(Self.text("ok\n", route: .healthz), validated: false, compressible: false),
+            .page: Representations(BuilderPage.response, validated: true, compressible: true),
+            .openapi: Representations(OpenAPIDocument.response, validated: true, compressible: true),
         ]
         notFound = PreparedResponse(ServiceError.notFound.response(route: .other))
     }
@@ -65,18 +78,20 @@ public final class PagedotsService: HTTPHandler {
         }
         switch endpoint {
         case .fixed(let route):
-            responder.send(fixedResponse(route))
+            responder.send(fixedResponse(route, for: request))
             return nil
         case .image(let path):
             return serveImage(request, path: path, responder: responder)
         }
     }
 
-    /// The answer of a fixed page: prepared at start, or (`/metrics`) made now.
-    private func fixedResponse(_ route: Route) -> PreparedResponse {
-        if let response = fixedResponses[route] { return response }
+    /// The answer of a fixed page: prepared at start, or (`/metrics`) made
+    /// now, in the coding the request prefers.
+    private func fixedResponse(_ route: Route, for request: HTTPRequest) -> PreparedResponse {
+        if let responses = fixedResponses[route] { return responses.response(to: request) }
         let text = metrics.exposition(cache: cache.usage, renderQueueDepth: renderPool.queueDepth)
-        return PreparedResponse(Self.text(text, route: .metrics, contentType: "text/plain; version=0.0.4; charset=utf-8"))
+        let response = Self.text(text, route: .metrics, contentType: "text/plain; version=0.0.4; charset=utf-8")
+        return Representations.Variant(response, coding: ContentCoding.negotiate(for: request), varies: true, entityTag: nil).ok
     }
 
     /// Answers an image request: from the cache when its URL was answered
@@ -84,15 +99,14 @@ public final class PagedotsService: HTTPHandler {
     /// signature), from the cache or by drawing the image.
     private func serveImage(_ request: HTTPRequest, path: Result<PathOptions, ParameterError>, responder: HTTPResponder) -> CacheOutcome {
         let url = ImageCache.URLKey(ImageCache.SentURL(path: request.path, query: request.query))
-        let ifNoneMatch = request.header("If-None-Match")
         if let answer = cache.answer(for: url) {
-            Self.send(answer, ifNoneMatch: ifNoneMatch, responder: responder)
+            Self.send(answer, to: request, responder: responder)
             return .hit
         }
         do throws(ServiceError) {
             let options = try path.mapError { ServiceError.badParameter($0) }.get()
             let parsed = try imageRequest(query: request.query, options: options)
-            return serveImage(parsed, url: url, ifNoneMatch: ifNoneMatch, responder: responder)
+            return serveImage(parsed, url: url, request: request, responder: responder)
         } catch {
             responder.send(error.response(route: .indicator))
             return .miss
@@ -121,7 +135,7 @@ public final class PagedotsService: HTTPHandler {
     /// Answers a URL not seen before (or whose image has been evicted) from
     /// the image cache, or joins or starts the image's render. Whichever way,
     /// the cache then knows the URL, so that its next request skips parsing.
-    private func serveImage(_ parsed: IndicatorRequest, url: ImageCache.URLKey, ifNoneMatch: String?, responder: HTTPResponder) -> CacheOutcome {
+    private func serveImage(_ parsed: IndicatorRequest, url: ImageCache.URLKey, request: HTTPRequest, responder: HTTPResponder) -> CacheOutcome {
         let extraHeaders = parsed.ignoredParameters.isEmpty
             ? []
             : [HTTPHeaderField("X-Ignored-Parameters", parsed.ignoredParameters.joined(separator: ", "))]
@@ -129,14 +143,26 @@ public final class PagedotsService: HTTPHandler {
             guard let image else {
                 return responder.send(ServiceError.overloaded.response(route: .indicator))
             }
-            Self.send(ImageCache.Answer(image: image, extraHeaders: extraHeaders), ifNoneMatch: ifNoneMatch, responder: responder)
+            Self.send(ImageCache.Answer(image: image, extraHeaders: extraHeaders), to: request, responder: responder)
         }
         let key = ImageCache.Key(parsed.spec)
-        switch cache.lookup(key, url: url, extraHeaders: extraHeaders, waiter: answer) {
+        // Only a request that would have its image drawn takes a token from its client.
+        let client = missLimiter == nil ? nil : trustedProxies.client(of: request)
+        var retryAfter: Int?
+        let lookup = cache.lookup(key, url: url, extraHeaders: extraHeaders, waiter: answer) {
+            guard let missLimiter, let client, case .refused(let seconds) = missLimiter.take(for: client) else { return true }
+            retryAfter = seconds
+            return false
+        }
+        switch lookup {
         case .hit(let image):
             answer(image)
             return .hit
         case .joined:
+            return .miss
+        case .refused:
+            metrics.recordRateLimited()
+            responder.send(ServiceError.tooManyNewImages(retryAfter: retryAfter ?? 1).response(route: .indicator))
             return .miss
         case .mustRender:
             let spec = parsed.spec
@@ -155,10 +181,10 @@ public final class PagedotsService: HTTPHandler {
         }
     }
 
-    /// Sends a cached image: `200`, or `304` when `If-None-Match` names it.
-    private static func send(_ answer: ImageCache.Answer, ifNoneMatch: String?, responder: HTTPResponder) {
-        let matched = ifNoneMatch.map(answer.image.isMatched(byIfNoneMatch:)) ?? false
-        responder.send(matched ? answer.image.notModified : answer.image.ok, extraHeaders: answer.extraHeaders)
+    /// Sends a cached image to `request`: in the coding it accepts, `200`, or
+    /// `304` when its `If-None-Match` names that variant.
+    private static func send(_ answer: ImageCache.Answer, to request: HTTPRequest, responder: HTTPResponder) {
+        responder.send(answer.image.responses.response(to: request), extraHeaders: answer.extraHeaders)
     }
 
     private static func text(_ text: String, route: Route, contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {

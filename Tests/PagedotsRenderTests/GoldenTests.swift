@@ -73,7 +73,14 @@ struct GoldenTests {
             $0.background = RGBA(red: 0, green: 0, blue: 0)
         }),
         Case(name: "bar-btt-3x", spec: spec(pages: 3) { $0.current = 0; $0.style = .bar; $0.direction = .btt; $0.scale = 3 }),
-    ]
+    ] + scriptCases
+
+    /// A bar with titles in each script but Latin (that one is `bar-labels-2x`), the second current.
+    static let scriptCases = ScriptTitles.all.filter { $0.script != "latin" }.map { sample in
+        Case(name: "bar-labels-\(sample.script)-2x", spec: spec(pages: 3) {
+            $0.current = 1; $0.style = .bar; $0.scale = 2; $0.labels = sample.titles.map { Label($0) }
+        })
+    }
 
     @Test(arguments: cases)
     func matchesGolden(_ golden: Case) throws {

@@ -11,22 +11,37 @@ struct SVGWriterTests {
         ["dots-2x", "dots-colors-bg-2x", "pill-outline-3x", "shape-star-outline-ttb-2x", "shape-heart-3x",
          "scroll-middle-2x", "progress-outline-rounded-2x", "progress-rtl-1x", "bar-labels-2x",
          "bar-labels-long-rtl-2x", "bar-labels-ttb-dark-2x"].contains(golden.name)
-    }
+    } + GoldenTests.scriptCases
 
     @Test(arguments: cases)
     func rasterisedSVGMatchesThePNG(_ golden: GoldenTests.Case) throws {
-        let drawing = IndicatorLayout.drawing(for: golden.spec)
-        let png = RasterRenderer().render(drawing, scale: golden.spec.scale)
-        let svg = SVGWriter().svg(for: drawing)
-        let rasterised = try Rasteriser.rsvg(svg, zoom: golden.spec.scale)
+        try expectSVGMatchesPNG(golden.spec, golden.name)
+    }
+
+    @Test func translucentTitlesMatchThePNG() throws {
+        // Joined Arabic letters overlap: the title's alpha applies to its
+        // glyphs as a group in both, so the overlaps are not darker.
+        try expectSVGMatchesPNG(spec(pages: 2) {
+            $0.style = .bar; $0.current = 0; $0.scale = 3; $0.labels = ["بحث", "Search"]
+            $0.color = RGBA(red: 0, green: 0x7A, blue: 0xFF, alpha: 0x80)
+        }, "translucent Arabic title")
+    }
+
+    /// The spec's SVG, rasterised by rsvg-convert at its scale, is within 3 per channel of its PNG.
+    private func expectSVGMatchesPNG(_ spec: IndicatorSpec, _ name: String) throws {
+        let drawing = IndicatorLayout.drawing(for: spec)
+        let png = RasterRenderer().render(drawing, scale: spec.scale)
+        let rasterised = try Rasteriser.rsvg(SVGWriter().svg(for: drawing), zoom: spec.scale)
         let difference = TestImages.largestDifference(png, rasterised)
-        #expect(difference.map { $0 <= 3 } == true, "\(golden.name): differs by \(difference.map(String.init) ?? "size")")
+        #expect(difference.map { $0 <= 3 } == true, "\(name): differs by \(difference.map(String.init) ?? "size")")
     }
 
     @Test func rsvgRejectsMalformedXML() {
-        #expect(throws: Rasteriser.Failure.self) {
+        let failure = #expect(throws: Rasteriser.Failure.self) {
             try Rasteriser.rsvg(Array("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"2\" height=\"2\"><path d=\"M0 0\"></svg>".utf8), zoom: 1)
         }
+        // rsvg-convert's complaint is in the failure, not on the test run's output.
+        #expect(failure?.description.contains("It said: Error reading SVG") == true, "\(failure.map(String.init(describing:)) ?? "no failure")")
     }
 
     @Test func sameDrawingGivesTheSameBytes() {
@@ -54,7 +69,22 @@ struct SVGWriterTests {
         let bar = spec(pages: 2) { $0.style = .bar; $0.labels = ["Ab", "Cd"] }
         let text = String(decoding: SVGWriter().svg(for: IndicatorLayout.drawing(for: bar)), as: UTF8.self)
         #expect(!text.contains("<text") && !text.contains("Ab"))
-        #expect(text.components(separatedBy: "<path").count - 1 == 4)
+        // The track, the line, and four glyphs defined and used once each.
+        #expect(text.count(of: "<path") == 6)
+        #expect(text.count(of: "<path id=\"g") == 4 && text.count(of: "<use ") == 4)
+    }
+
+    @Test func aGlyphUsedMoreThanOnceIsDefinedOnce() {
+        // "aa" is the current title (semibold), "aba" regular: three distinct
+        // glyphs (semibold a, regular a, regular b) in five places.
+        let bar = spec(pages: 2) { $0.style = .bar; $0.current = 0; $0.labels = ["aa", "aba"] }
+        let text = String(decoding: SVGWriter().svg(for: IndicatorLayout.drawing(for: bar)), as: UTF8.self)
+        #expect(text.count(of: "<path id=\"g") == 3)
+        #expect(text.count(of: "<use ") == 5)
+        let definitions = text.components(separatedBy: "</defs>")
+        #expect(definitions.count == 2, "one <defs>, before the uses")
+        #expect(definitions.first.map { $0.contains("<path id=\"g3\"") && !$0.contains("<use") } == true)
+        #expect(text.count(of: "href=\"#g1\"") == 2 && text.count(of: "href=\"#g2\"") == 2 && text.count(of: "href=\"#g3\"") == 1)
     }
 
     @Test(arguments: [
@@ -67,6 +97,11 @@ struct SVGWriterTests {
 }
 
 extension String {
+    /// How many times `piece` occurs, not overlapping.
+    func count(of piece: String) -> Int {
+        components(separatedBy: piece).count - 1
+    }
+
     /// The pieces between occurrences of `separator` (no Foundation here).
     func components(separatedBy separator: String) -> [Substring] {
         var pieces: [Substring] = []
@@ -92,10 +127,11 @@ enum Rasteriser {
         guard let directory = mkdtemp(&template).map({ String(cString: $0) }) else {
             throw Failure(description: "cannot make a temporary directory")
         }
-        let input = directory + "/in.svg", output = directory + "/out.png"
+        let input = directory + "/in.svg", output = directory + "/out.png", errors = directory + "/stderr.txt"
         defer {
             unlink(input)
             unlink(output)
+            unlink(errors)
             rmdir(directory)
         }
         guard let file = fopen(input, "wb") else { throw Failure(description: "cannot write \(input)") }
@@ -104,15 +140,21 @@ enum Rasteriser {
         let arguments = ["rsvg-convert", "--zoom=\(zoom)", "--output=\(output)", input]
         var argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // Its standard error goes to a file, and from there into the failure's description.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, "rsvg-convert", nil, nil, &argv, environ)
+        let spawned = posix_spawnp(&pid, "rsvg-convert", &actions, nil, &argv, environ)
         guard spawned == 0 else {
             throw Failure(description: "cannot run rsvg-convert (\(String(cString: strerror(spawned)))): install the Debian package librsvg2-bin")
         }
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         guard status == 0, let image = TestImages.readPNG(output) else {
-            throw Failure(description: "rsvg-convert failed (wait status \(status)) on:\n\(String(decoding: svg, as: UTF8.self))")
+            let said = String(decoding: TestImages.readFile(errors) ?? [], as: UTF8.self)
+            throw Failure(description: "rsvg-convert failed (wait status \(status)) on:\n\(String(decoding: svg, as: UTF8.self))\nIt said: \(said)")
         }
         return image
     }

@@ -25,6 +25,12 @@ enum TestImages {
 
     /// The PNG at `path` as straight RGBA, or nil when it cannot be read.
     static func readPNG(_ path: String) -> RGBAImage? {
+        guard let bytes = readFile(path), let decoded = try? PNGDecoder.decode(bytes) else { return nil }
+        return RGBAImage(width: decoded.width, height: decoded.height, pixels: decoded.rgba)
+    }
+
+    /// The bytes of the file at `path`, or nil when it cannot be opened.
+    static func readFile(_ path: String) -> [UInt8]? {
         guard let file = fopen(path, "rb") else { return nil }
         defer { fclose(file) }
         var bytes: [UInt8] = []
@@ -34,8 +40,7 @@ enum TestImages {
             guard count > 0 else { break }
             bytes += chunk[..<count]
         }
-        guard let decoded = try? PNGDecoder.decode(bytes) else { return nil }
-        return RGBAImage(width: decoded.width, height: decoded.height, pixels: decoded.rgba)
+        return bytes
     }
 
     /// Writes `image` as a PNG at `path`, creating its folder if need be;

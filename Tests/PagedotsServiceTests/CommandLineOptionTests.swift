@@ -14,6 +14,23 @@ import Testing
         #expect(config.server.headerTimeout == 10)
         #expect(config.server.idleTimeout == 5)
         #expect(config.server.drainTimeout == 10)
+        #expect(config.clientMissRate == 100)
+        #expect(config.trustedProxies.ranges.isEmpty)
+    }
+
+    @Test func fairUseFlags() throws {
+        let flags = try configuration(["--client-miss-rate", "2.5", "--trusted-proxy", "10.0.0.0/8", "--trusted-proxy=fd00::/8, 192.0.2.1"]).get()
+        #expect(flags.clientMissRate == 2.5)
+        #expect(flags.trustedProxies.ranges == ["10.0.0.0/8", "fd00::/8", "192.0.2.1"].map { AddressRange($0) })
+        let environment = try configuration([], environment: [
+            "PAGEDOTS_CLIENT_MISS_RATE": "0", "PAGEDOTS_TRUSTED_PROXY": "127.0.0.1/32,::1",
+        ]).get()
+        #expect(environment.clientMissRate == 0)
+        #expect(environment.trustedProxies.ranges == ["127.0.0.1/32", "::1"].map { AddressRange($0) })
+        // Flags replace the environment's list.
+        let both = try configuration(["--trusted-proxy", "10.0.0.0/8"], environment: ["PAGEDOTS_TRUSTED_PROXY": "127.0.0.1"]).get()
+        #expect(both.trustedProxies.ranges == [AddressRange("10.0.0.0/8")])
+        #expect(try configuration([], environment: ["PAGEDOTS_TRUSTED_PROXY": ""]).get().trustedProxies.ranges.isEmpty)
     }
 
     @Test func flagsInBothFormsAndEnvironmentFallbacks() throws {
@@ -38,6 +55,13 @@ import Testing
         (["--header-timeout", "1e3"], [:], "--header-timeout: must be a number of seconds above 0, like 2.5; got \"1e3\""),
         (["--threads", "0"], [:], "--threads: must be an integer from 1 to 256; got \"0\""),
         (["--cache-mb", "+5"], [:], "--cache-mb: must be an integer from 0 to 1048576; got \"+5\""),
+        (["--client-miss-rate", "-1"], [:], "--client-miss-rate: must be a number from 0 to 1000000, like 100 or 0.5; got \"-1\""),
+        (["--client-miss-rate", "1e3"], [:], "--client-miss-rate: must be a number from 0 to 1000000, like 100 or 0.5; got \"1e3\""),
+        ([], ["PAGEDOTS_CLIENT_MISS_RATE": "2000000"], "PAGEDOTS_CLIENT_MISS_RATE: must be a number from 0 to 1000000, like 100 or 0.5; got \"2000000\""),
+        (["--trusted-proxy", "10.0.0.0/33"], [:], "--trusted-proxy: must be IPv4 or IPv6 addresses or CIDR blocks, like 10.0.0.0/8 or fd00::/8; got \"10.0.0.0/33\""),
+        (["--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "proxy.local"], [:],
+         "--trusted-proxy: must be IPv4 or IPv6 addresses or CIDR blocks, like 10.0.0.0/8 or fd00::/8; got \"10.0.0.0/8,proxy.local\""),
+        ([], ["PAGEDOTS_TRUSTED_PROXY": "10.0.0.0/8,"], "PAGEDOTS_TRUSTED_PROXY: must be IPv4 or IPv6 addresses or CIDR blocks, like 10.0.0.0/8 or fd00::/8; got \"10.0.0.0/8,\""),
         // A key is a secret: the message gives its length, never its text.
         (["--signing-key", "hunter2"], [:], "--signing-key: must be at least 16 characters; got 7 characters"),
         ([], ["PAGEDOTS_SIGNING_KEY": "hunter2"], "PAGEDOTS_SIGNING_KEY: must be at least 16 characters; got 7 characters"),

@@ -1,6 +1,5 @@
 @testable import HTTPServer
 @testable import PagedotsService
-import Synchronization
 import Testing
 
 private func imageRequest(_ query: String) -> HTTPRequest {
@@ -23,13 +22,7 @@ private func imageRequest(_ query: String) -> HTTPRequest {
         #expect(answers.statuses("cached") == [200])
 
         // Hold the only render thread.
-        let started = Semaphore()
-        let release = Semaphore()
-        #expect(pool.submit { _ in
-            started.signal()
-            release.wait()
-        })
-        started.wait()
+        let release = pool.holdThread()
 
         // One miss fills the queue (limit 1); a second request for it joins the render.
         service.handle(imageRequest("pages=4"), responder: answers.responder("queued"))

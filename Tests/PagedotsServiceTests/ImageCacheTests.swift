@@ -1,4 +1,4 @@
-import HTTPServer
+@testable import HTTPServer
 import Synchronization
 import Testing
 import PagedotsCore
@@ -42,11 +42,42 @@ import PagedotsCore
     ) -> Bool {
         switch cache.lookup(Self.key(name), url: url, extraHeaders: extraHeaders, waiter: noWaiter) {
         case .hit: return true
-        case .joined: return false
+        case .joined, .refused: return false
         case .mustRender:
             _ = cache.fulfil(Self.key(name), with: image(), url: url, extraHeaders: extraHeaders)
             return false
         }
+    }
+
+    @Test("mayRender is asked only when the image would be drawn; a refusal registers nothing")
+    func aRefusedRenderLeavesNoTrace() {
+        let cache = ImageCache(capacity: 1 << 20)
+        var asked = 0
+        let refuse = { () -> Bool in
+            asked += 1
+            return false
+        }
+        guard case .refused = cache.lookup(Self.key("a"), url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter, mayRender: refuse) else {
+            Issue.record("a refused render must say so")
+            return
+        }
+        #expect(asked == 1)
+        // Nobody is drawing it: the next request must draw it, not wait.
+        guard case .mustRender = cache.lookup(Self.key("a"), url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter) else {
+            Issue.record("after a refusal, the image must be drawn by the next request")
+            return
+        }
+        // Joining the render in progress, and a hit, do not ask.
+        guard case .joined = cache.lookup(Self.key("a"), url: Self.url("2"), extraHeaders: [], waiter: Self.noWaiter, mayRender: refuse) else {
+            Issue.record("a second request must join the render")
+            return
+        }
+        _ = cache.fulfil(Self.key("a"), with: Self.image(10), url: Self.url("1"), extraHeaders: [])
+        guard case .hit = cache.lookup(Self.key("a"), url: Self.url("3"), extraHeaders: [], waiter: Self.noWaiter, mayRender: refuse) else {
+            Issue.record("a drawn image must be a hit")
+            return
+        }
+        #expect(asked == 1)
     }
 
     @Test func missThenHit() {
@@ -74,7 +105,7 @@ import PagedotsCore
         #expect(cache.answer(for: rendered) == nil)
         Self.request(cache, "k", url: rendered, image: Self.image(10, tag: 1), extraHeaders: ignored)
         let answer = cache.answer(for: rendered)
-        #expect(answer?.image.entityTag == Self.image(10, tag: 1).entityTag)
+        #expect(answer?.image.responses.identity.entityTag == Self.image(10, tag: 1).responses.identity.entityTag)
         #expect(answer?.extraHeaders == ignored)
 
         // Another spelling of the same image is not known until looked up by key,
@@ -157,8 +188,8 @@ import PagedotsCore
         #expect(cache.answer(for: Self.url("a&utm=1")) == nil)
         // Drawn again, it is served again, and the other images are still theirs.
         Self.request(cache, "a", url: Self.url("a"), image: Self.image(300, tag: 4))
-        #expect(cache.answer(for: Self.url("a"))?.image.entityTag == Self.image(300, tag: 4).entityTag)
-        #expect(cache.answer(for: Self.url("c"))?.image.entityTag == Self.image(300, tag: 3).entityTag)
+        #expect(cache.answer(for: Self.url("a"))?.image.responses.identity.entityTag == Self.image(300, tag: 4).responses.identity.entityTag)
+        #expect(cache.answer(for: Self.url("c"))?.image.responses.identity.entityTag == Self.image(300, tag: 3).responses.identity.entityTag)
     }
 
     @Test func urlsPerImageAreBoundedAndCountedInTheBudget() {
@@ -203,27 +234,42 @@ import PagedotsCore
 @Suite struct CachedImageTests {
     let image = ImageCacheTests.image(20, tag: 7)
 
-    @Test func entityTagIsQuotedHexOfTheBody() {
-        #expect(image.entityTag.count == 34)
-        #expect(image.entityTag.hasPrefix("\"") && image.entityTag.hasSuffix("\""))
-        #expect(image.entityTag == ImageCacheTests.image(20, tag: 7).entityTag)
-        #expect(image.entityTag != ImageCacheTests.image(20, tag: 8).entityTag)
+    @Test func entityTagIsQuotedHexOfTheBody() throws {
+        let tag = try #require(image.responses.identity.entityTag)
+        #expect(tag.count == 34)
+        #expect(tag.hasPrefix("\"") && tag.hasSuffix("\""))
+        #expect(tag == ImageCacheTests.image(20, tag: 7).responses.identity.entityTag)
+        #expect(tag != ImageCacheTests.image(20, tag: 8).responses.identity.entityTag)
     }
 
-    @Test func ifNoneMatchComparesWeakly() {
-        let tag = image.entityTag
-        #expect(image.isMatched(byIfNoneMatch: tag))
-        #expect(image.isMatched(byIfNoneMatch: "W/\(tag)"))
-        #expect(image.isMatched(byIfNoneMatch: "\"other\", \(tag) "))
-        #expect(image.isMatched(byIfNoneMatch: "*"))
-        #expect(!image.isMatched(byIfNoneMatch: "\"other\""))
-        #expect(!image.isMatched(byIfNoneMatch: String(tag.dropLast())))
-        #expect(!image.isMatched(byIfNoneMatch: ""))
+    @Test func ifNoneMatchComparesWeakly() throws {
+        let tag = try #require(image.responses.identity.entityTag)
+        let matches = { (value: String) in Representations.Variant.matches(tag, ifNoneMatch: value) }
+        #expect(matches(tag))
+        #expect(matches("W/\(tag)"))
+        #expect(matches("\"other\", \(tag) "))
+        #expect(matches("\t\(tag)\t,\"other\""))
+        #expect(matches("*"))
+        #expect(!matches("\"other\""))
+        #expect(!matches(String(tag.dropLast())))
+        #expect(!matches(""))
+        #expect(!matches(Representations.Variant.gzipTag(of: tag)))
     }
 
     @Test func responsesCarryTheCachingHeaders() {
-        #expect(image.ok.status == 200)
-        #expect(image.notModified.status == 304)
+        #expect(image.responses.identity.ok.status == 200)
+        #expect(image.responses.identity.notModified?.status == 304)
         #expect(image.byteCount > 20)
+    }
+
+    @Test("A PNG has one variant; an SVG also a gzip one, counted in the budget")
+    func onlyTextHasAGzipVariant() throws {
+        #expect(image.responses.gzip == nil)
+        let svg = CachedImage(image: EncodedImage(bytes: GzipTests.text, contentType: "image/svg+xml"))
+        let gzip = try #require(svg.responses.gzip)
+        #expect(gzip.entityTag == Representations.Variant.gzipTag(of: try #require(svg.responses.identity.entityTag)))
+        #expect(gunzip(gzip.ok.body) == GzipTests.text)
+        #expect(svg.responseBytes == svg.responses.identity.byteCount + gzip.byteCount)
+        #expect(svg.byteCount == svg.responseBytes + CachedImage.heapOverhead + CachedImage.variantOverhead)
     }
 }

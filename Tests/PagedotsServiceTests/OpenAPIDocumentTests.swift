@@ -117,7 +117,7 @@ import TestSupport
         ] {
             let get = try #require((paths[path] as? Object)?["get"] as? Object)
             let responses = try #require(get["responses"] as? Object)
-            #expect(Set(responses.keys).isSuperset(of: ["200", "304", "400", "403", "503"]), "\(path)")
+            #expect(Set(responses.keys).isSuperset(of: ["200", "304", "400", "403", "429", "503"]), "\(path)")
             let ok = try Self.resolved(try #require(responses["200"]), in: document)
             #expect(Set(try #require(ok["content"] as? Object).keys) == Set(types), "\(path)")
             let headers = try #require(ok["headers"] as? Object)

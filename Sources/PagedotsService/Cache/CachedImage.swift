@@ -1,21 +1,20 @@
 import HTTPServer
 
-/// One drawn image with the responses that serve it, prepared once.
+/// One drawn image with the responses that serve it, prepared once: the
+/// `200` and the `304`, and for an SVG the same gzip-compressed (made here,
+/// on the render thread that drew the image).
 final class CachedImage: Sendable {
-    /// The strong entity tag, quoted.
-    let entityTag: String
-    /// `200` with the body.
-    let ok: PreparedResponse
-    /// `304` for a matching `If-None-Match`.
-    let notModified: PreparedResponse
+    /// The answers, in each coding the image is sent in.
+    let responses: Representations
 
-    /// Bytes this entry holds in memory: both responses as stored, plus
-    /// `heapOverhead`. What the cache budget counts, so that `--cache-mb`
-    /// bounds the process's memory and not only the bytes it could send.
-    var byteCount: Int { responseBytes + Self.heapOverhead }
+    /// Bytes this entry holds in memory: every response as stored, plus
+    /// `heapOverhead` (and `variantOverhead` for a gzip variant). What the
+    /// cache budget counts, so that `--cache-mb` bounds the process's memory
+    /// and not only the bytes it could send.
+    var byteCount: Int { responseBytes + Self.heapOverhead + (responses.gzip == nil ? 0 : Self.variantOverhead) }
 
-    /// Both responses as stored, head and body: what `pagedots_cache_bytes` shows.
-    var responseBytes: Int { ok.byteCount + notModified.byteCount }
+    /// Every response as stored, head and body: what `pagedots_cache_bytes` shows.
+    var responseBytes: Int { responses.byteCount }
 
     /// Heap an entry takes beyond its response bytes and key: this object,
     /// the tag, two response objects, three buffer headers, allocator
@@ -24,32 +23,23 @@ final class CachedImage: Sendable {
     /// since a flood of small images is where the overhead dominates.
     static let heapOverhead = 1024
 
+    /// What a gzip variant adds beyond its bytes: its tag, two more response
+    /// objects and their buffers, rounded up as `heapOverhead` is.
+    static let variantOverhead = 512
+
     /// The cache lifetime of an image: a year, never revalidated (docs/http.md, "Images").
     static let cacheControl = HTTPHeaderField("Cache-Control", "public, max-age=31536000, immutable")
 
     init(image: EncodedImage) {
-        entityTag = Digest.entityTag(of: image.bytes)
-        let label = Route.indicator.rawValue
-        let validators = [Self.cacheControl, HTTPHeaderField("ETag", entityTag)]
-        ok = PreparedResponse(HTTPResponse(
-            status: 200,
-            headers: [HTTPHeaderField("Content-Type", image.contentType)] + validators,
-            body: image.bytes,
-            label: label
-        ))
-        notModified = PreparedResponse(HTTPResponse(status: 304, headers: validators, label: label))
-    }
-
-    /// Whether an `If-None-Match` value names this image (weak comparison, as
-    /// RFC 9110 §13.1.2 asks; `*` matches any).
-    func isMatched(byIfNoneMatch value: String) -> Bool {
-        for candidate in value.split(separator: ",") {
-            var tag = candidate.drop { $0 == " " || $0 == "\t" }
-            while let last = tag.last, last == " " || last == "\t" { tag = tag.dropLast() }
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
-            if tag == entityTag { return true }
-        }
-        return false
+        responses = Representations(
+            HTTPResponse(
+                status: 200,
+                headers: [HTTPHeaderField("Content-Type", image.contentType), Self.cacheControl],
+                body: image.bytes,
+                label: Route.indicator.rawValue
+            ),
+            validated: true,
+            compressible: ContentCoding.isCompressible(contentType: image.contentType)
+        )
     }
 }

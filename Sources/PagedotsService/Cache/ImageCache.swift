@@ -46,6 +46,8 @@ final class ImageCache: Sendable {
         case joined
         /// Nobody is drawing it: the caller must render and then `fulfil` or `abandon`.
         case mustRender
+        /// Nobody is drawing it, and `mayRender` said no: nothing was registered.
+        case refused
     }
 
     /// Sizes and counts, for metrics.
@@ -135,9 +137,12 @@ final class ImageCache: Sendable {
 
     /// The image for `key` if cached (and then `url` will lead to it, with
     /// `extraHeaders`); else joins or starts its render. When the result is
-    /// `.joined` (only then), `waiter` will be called.
+    /// `.joined` (only then), `waiter` will be called. `mayRender` is asked,
+    /// under the cache's lock, only when the image would have to be drawn:
+    /// false refuses (and nobody can join a render that will not happen).
     func lookup(
-        _ key: Key, url: URLKey, extraHeaders: [HTTPHeaderField], waiter: @escaping Waiter
+        _ key: Key, url: URLKey, extraHeaders: [HTTPHeaderField], waiter: @escaping Waiter,
+        mayRender: () -> Bool = { true }
     ) -> Lookup {
         state.withLock { state in
             if let slot = state.images.slot(of: key), let image = state.images[slot]?.image {
@@ -149,6 +154,7 @@ final class ImageCache: Sendable {
                 state.waiters[key]?.append(waiter)
                 return .joined
             }
+            guard mayRender() else { return .refused }
             state.waiters[key] = []
             return .mustRender
         }

@@ -10,6 +10,9 @@ public struct CommandLineOption: Sendable {
     public var help: String
     /// A secret: an error message gives the value's length, not its text.
     var isSecret = false
+    /// May be given more than once: the values are joined with commas, as
+    /// the environment variable lists them.
+    var isRepeatable = false
     let apply: @Sendable (inout ServiceConfiguration, String) -> String?
 
     /// Every flag of `pagedots serve`, in the order `--help` lists them.
@@ -61,6 +64,20 @@ public struct CommandLineOption: Sendable {
             config.accessLog = format
             return nil
         },
+        CommandLineOption(flag: "--client-miss-rate", environment: "PAGEDOTS_CLIENT_MISS_RATE", valueName: "N",
+                          help: "new images a second one client address may cause, a burst of twice that; more get 429 (default 100; 0: no limit)") { config, value in
+            rate(value).map { config.clientMissRate = $0 }.failure("must be a number from 0 to 1000000, like 100 or 0.5")
+        },
+        CommandLineOption(flag: "--trusted-proxy", environment: "PAGEDOTS_TRUSTED_PROXY", valueName: "CIDR",
+                          help: "a proxy whose X-Forwarded-For names the client, as 10.0.0.0/8 or fd00::/8; repeatable, env comma-separated (default: none)",
+                          isRepeatable: true) { config, value in
+            // An empty value is an empty list (`-e PAGEDOTS_TRUSTED_PROXY=`).
+            let items = value.isEmpty ? [] : value.split(separator: ",", omittingEmptySubsequences: false)
+            let ranges = items.compactMap { AddressRange($0.trimmingSpacesAndTabs) }
+            guard ranges.count == items.count else { return "must be IPv4 or IPv6 addresses or CIDR blocks, like 10.0.0.0/8 or fd00::/8" }
+            config.trustedProxies = TrustedProxies(ranges)
+            return nil
+        },
         CommandLineOption(flag: "--signing-key", environment: "PAGEDOTS_SIGNING_KEY", valueName: "KEY",
                           help: "require image URLs signed with this key (HMAC-SHA256; see pagedots sign; default: none)",
                           isSecret: true) { config, value in
@@ -96,7 +113,7 @@ public struct CommandLineOption: Sendable {
                 }
                 value = arguments[index]
             }
-            given[flag] = value
+            given[flag] = option.isRepeatable ? [given[flag], value].compactMap { $0 }.joined(separator: ",") : value
             index += 1
         }
         for option in all {
@@ -136,11 +153,20 @@ public struct CommandLineOption: Sendable {
 
     /// A plain decimal number of seconds above zero (`2.5`).
     static func seconds(_ text: String) -> Double? {
+        decimal(text).flatMap { $0 > 0 && $0 <= 86_400 ? $0 : nil }
+    }
+
+    /// A plain decimal rate from 0 to 1,000,000 (`100`, `0.5`).
+    static func rate(_ text: String) -> Double? {
+        decimal(text).flatMap { $0 <= 1_000_000 ? $0 : nil }
+    }
+
+    /// A plain decimal number: digits, optionally a point and more digits.
+    private static func decimal(_ text: String) -> Double? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count),
-              parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
-              let value = Double(text), value > 0, value <= 86_400 else { return nil }
-        return value
+              parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }) else { return nil }
+        return Double(text)
     }
 }
 

@@ -13,6 +13,12 @@ public struct ServiceConfiguration: Sendable {
     public var renderQueueLimit: Int = 256
     /// When set, image URLs must be signed with this key (docs/operating.md, "Signed URLs"). Default: none.
     public var signer: URLSigner?
+    /// New images a second that one client address may cause, on average
+    /// (a burst of twice that); 0 turns the limit off (docs/operating.md,
+    /// "Fair use"). Default 100.
+    public var clientMissRate: Double = 100
+    /// Peers whose `X-Forwarded-For` names the client (docs/operating.md, "Fair use"). Default: none.
+    var trustedProxies = TrustedProxies()
     /// One line per response on standard output, and in which format. Default `combined`.
     public var accessLog: AccessLogFormat = .combined
     /// The version reported by `pagedots_build_info`.

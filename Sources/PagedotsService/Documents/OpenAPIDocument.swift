@@ -30,19 +30,19 @@ enum OpenAPIDocument {
         paths += [
             ("/healthz", fixedPathItem(
                 id: "Health", summary: "Liveness and readiness: `ok` while the process serves.",
-                mediaType: "text/plain", cacheControl: "no-store"
+                mediaType: "text/plain", cacheControl: "no-store", compressible: false, tagged: false
             )),
             ("/metrics", fixedPathItem(
                 id: "Metrics", summary: "Prometheus text exposition (format 0.0.4) of the pagedots_* metrics.",
-                mediaType: "text/plain", cacheControl: "no-store"
+                mediaType: "text/plain", cacheControl: "no-store", compressible: true, tagged: false
             )),
             ("/", fixedPathItem(
                 id: "BuilderPage", summary: "The builder page: a gallery of the styles and a URL and snippet builder.",
-                mediaType: "text/html", cacheControl: BuilderPage.cacheControl
+                mediaType: "text/html", cacheControl: BuilderPage.cacheControl, compressible: true, tagged: true
             )),
             ("/openapi.json", fixedPathItem(
                 id: "OpenAPIDocument", summary: "This document.",
-                mediaType: "application/json", cacheControl: cacheControl
+                mediaType: "application/json", cacheControl: cacheControl, compressible: true, tagged: true
             )),
         ]
         return [
@@ -64,25 +64,42 @@ enum OpenAPIDocument {
         A known parameter given twice, a value out of range, or a combination that cannot be drawn is a \
         `400` whose one-line plain-text body names the parameter. When the service runs with a signing \
         key, image URLs must end with `&sig=`, the unpadded base64url HMAC-SHA256 of the query before it; \
-        a missing or wrong signature is a `403`. Any method other than GET and HEAD is a `405` with \
-        `Allow: GET, HEAD`; any other path is a `404`.
+        a missing or wrong signature is a `403`. A client that asks for more new images than its rate \
+        allows gets a `429` with `Retry-After`. Any method other than GET and HEAD is a `405` with \
+        `Allow: GET, HEAD`; any other path is a `404`. Text answers (SVG, the builder page, this \
+        document, the metrics) are gzip-compressed when `Accept-Encoding` allows it, and carry \
+        `Vary: Accept-Encoding` either way; the gzip variant's `ETag` is the plain one with `-gz` inside \
+        the quotes.
         """
 
-    /// A GET and a HEAD that answer `200` with one media type.
-    private static func fixedPathItem(id: String, summary: String, mediaType: String, cacheControl: String) -> JSONValue {
-        let responses: JSONValue = [
-            "200": [
-                "description": "OK",
-                "headers": [
-                    "Cache-Control": header("`\(cacheControl)`", required: true),
-                    "Content-Length": ref("headers", "Content-Length"),
-                ],
-                "content": .object([(key: mediaType, value: .object([]))]),
-            ],
+    /// A GET and a HEAD that answer `200` with one media type: gzip-compressed
+    /// when asked for if `compressible`, with an `ETag` and `304` if `tagged`.
+    private static func fixedPathItem(
+        id: String, summary: String, mediaType: String, cacheControl: String, compressible: Bool, tagged: Bool
+    ) -> JSONValue {
+        var headers: [(key: String, value: JSONValue)] = [
+            ("Cache-Control", header("`\(cacheControl)`", required: true)),
+            ("Content-Length", ref("headers", "Content-Length")),
         ]
+        if tagged { headers.append(("ETag", ref("headers", "ETag"))) }
+        if compressible { headers += [("Vary", ref("headers", "Vary")), ("Content-Encoding", ref("headers", "Content-Encoding"))] }
+        var responses: [(key: String, value: JSONValue)] = [
+            ("200", [
+                "description": "OK",
+                "headers": .object(headers),
+                "content": .object([(key: mediaType, value: .object([]))]),
+            ]),
+        ]
+        if tagged {
+            responses.append(("304", [
+                "description": "`If-None-Match` names this answer's `ETag`: no body.",
+                "headers": .object(headers.filter { $0.key != "Content-Length" }),
+            ]))
+        }
+        let responsesValue = JSONValue.object(responses)
         return [
-            "get": ["operationId": .string("get\(id)"), "summary": .string(summary), "responses": responses],
-            "head": ["operationId": .string("head\(id)"), "summary": "The GET's headers, without the body.", "responses": responses],
+            "get": ["operationId": .string("get\(id)"), "summary": .string(summary), "responses": responsesValue],
+            "head": ["operationId": .string("head\(id)"), "summary": "The GET's headers, without the body.", "responses": responsesValue],
         ]
     }
 
@@ -96,7 +113,12 @@ enum OpenAPIDocument {
                 ]),
             ]),
             "headers": [
-                "ETag": header("Strong entity tag of the image: the same for every URL that draws the same bytes, on every replica.", required: true),
+                "ETag": header(
+                    "Strong entity tag of the body: for an image, the same for every URL that draws the same bytes, on every replica; `-gz` inside the quotes for the gzip variant.",
+                    required: true
+                ),
+                "Vary": header("`Accept-Encoding`: on every SVG, HTML, JSON and metrics answer, compressed or not.", required: false),
+                "Content-Encoding": header("`gzip` when the body is compressed (text only, when `Accept-Encoding` allows it); absent otherwise.", required: false),
                 "Cache-Control": header("`public, max-age=31536000, immutable`: the same URL always draws the same bytes.", required: true),
                 "Content-Length": header("Length of the body (of the GET's body, for HEAD).", required: true),
                 "No-Store": header("`no-store`: refusals are never cached.", required: true),
@@ -109,11 +131,18 @@ enum OpenAPIDocument {
             "responses": [
                 "NotModified": [
                     "description": "`If-None-Match` names this image: no body.",
-                    "headers": ["ETag": ref("headers", "ETag"), "Cache-Control": ref("headers", "Cache-Control")],
+                    "headers": [
+                        "ETag": ref("headers", "ETag"), "Cache-Control": ref("headers", "Cache-Control"),
+                        "Vary": ref("headers", "Vary"), "Content-Encoding": ref("headers", "Content-Encoding"),
+                    ],
                 ],
                 "BadParameter": refusal("A parameter or a combination that cannot be drawn (e.g. `current: must be an integer from 0 to 4 (pages=5); got \"5\"`), or an image over 4096 pixels on a side or 4,194,304 in all."),
                 "Forbidden": refusal("Only when the service runs with a signing key: `sig` is missing, malformed or wrong."),
                 "URITooLong": refusal("The request line is longer than 8192 bytes; the connection is closed."),
+                "TooManyNewImages": refusal(
+                    "This client (its address, or the one a trusted proxy forwarded) asked for more new images than the service's per-client rate allows; images already drawn are not limited.",
+                    extraHeaders: ["Retry-After": ref("headers", "Retry-After")]
+                ),
                 "Overloaded": refusal("Too many images are waiting to be drawn.", extraHeaders: ["Retry-After": ref("headers", "Retry-After")]),
             ],
         ]
@@ -205,6 +234,8 @@ struct ImagePath {
                     "Cache-Control": OpenAPIDocument.ref("headers", "Cache-Control"),
                     "Content-Length": OpenAPIDocument.ref("headers", "Content-Length"),
                     "X-Ignored-Parameters": OpenAPIDocument.ref("headers", "X-Ignored-Parameters"),
+                    "Vary": OpenAPIDocument.ref("headers", "Vary"),
+                    "Content-Encoding": OpenAPIDocument.ref("headers", "Content-Encoding"),
                 ],
                 "content": .object(mediaTypes.map { (key: $0, value: .object([])) }),
             ]),
@@ -221,6 +252,7 @@ struct ImagePath {
         }
         responses += [
             ("414", OpenAPIDocument.ref("responses", "URITooLong")),
+            ("429", OpenAPIDocument.ref("responses", "TooManyNewImages")),
             ("503", OpenAPIDocument.ref("responses", "Overloaded")),
         ]
         return [

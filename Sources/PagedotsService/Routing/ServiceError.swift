@@ -8,6 +8,9 @@ enum ServiceError: Error {
     case forbidden(SignatureError)
     case notFound
     case methodNotAllowed
+    /// The client asked for more new images than `--client-miss-rate`
+    /// allows; it may have another in `retryAfter` seconds.
+    case tooManyNewImages(retryAfter: Int)
     case overloaded
 
     /// The response that tells the client: one line of plain text, never cached.
@@ -32,6 +35,10 @@ enum ServiceError: Error {
             status = 405
             message = "method not allowed: use GET or HEAD"
             headers.append(HTTPHeaderField("Allow", "GET, HEAD"))
+        case .tooManyNewImages(let seconds):
+            status = 429
+            message = "too many new images asked for from your address: try again in \(seconds) s (images already drawn are not limited)"
+            headers.append(HTTPHeaderField("Retry-After", String(seconds)))
         case .overloaded:
             status = 503
             message = "busy drawing other images: try again in a second"
