@@ -3,7 +3,8 @@ import PackageDescription
 
 // The way a request travels is the target list, top to bottom:
 // system-library shims → PagedotsCore (parameters → spec → drawing, pure) →
-// PagedotsRender (drawing → pixels with Cairo, or SVG) → PagedotsPNG (pixels → PNG) →
+// PagedotsRender (drawing → pixels with Cairo, or SVG) → PagedotsPNG (pixels → PNG) and
+// PagedotsGIF (frames → animated GIF) →
 // HTTPServer (generic HTTP/1.1 over epoll) → PagedotsService (routes, cache, metrics) →
 // pagedots (the executable).
 let package = Package(
@@ -21,10 +22,14 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLinux"),
+        // giflib ships no pkg-config file on every distribution: the header is in /usr/include.
+        .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CImageQuant", pkgConfig: "imagequant", providers: [.apt(["libimagequant-dev"])]),
 
         .target(name: "PagedotsCore"),
         .target(name: "PagedotsRender", dependencies: ["PagedotsCore", "CCairo", "CPango"]),
         .target(name: "PagedotsPNG", dependencies: ["CZlib"]),
+        .target(name: "PagedotsGIF", dependencies: ["CGif", "CImageQuant"]),
         .target(name: "HTTPServer", dependencies: ["CLinux"]),
         .target(
             name: "PagedotsService",
@@ -32,7 +37,7 @@ let package = Package(
         ),
         .executableTarget(name: "pagedots", dependencies: ["PagedotsService"]),
         // Drives the scripts under bench/: times the pipeline's steps in-process.
-        .executableTarget(name: "pagedots-bench", dependencies: ["PagedotsService", "CCairo"]),
+        .executableTarget(name: "pagedots-bench", dependencies: ["PagedotsService", "PagedotsGIF", "CCairo"]),
 
         // Test-only helpers shared by the test targets (a PNG decoder, image
         // comparison, the real binary as a server, an HTTP client).
@@ -44,6 +49,8 @@ let package = Package(
             resources: [.copy("Goldens")]
         ),
         .testTarget(name: "PagedotsPNGTests", dependencies: ["PagedotsPNG", "TestSupport"]),
+        // giflib's own decoder (CGif) reads the files back: an independent check of the encoder.
+        .testTarget(name: "PagedotsGIFTests", dependencies: ["PagedotsGIF", "TestSupport", "CGif"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "PagedotsServiceTests", dependencies: ["PagedotsService", "TestSupport"]),
     ],

@@ -3,10 +3,13 @@
 struct ByteBuffer {
     private var storage: [UInt8] = []
     private var start = 0
-
     /// Storage above this is given back when the buffer empties, so that an
     /// idle connection does not keep a large response's memory.
-    private static let retainedCapacity = 64 * 1024
+    private let retainedCapacity: Int
+
+    init(retainedCapacity: Int) {
+        self.retainedCapacity = retainedCapacity
+    }
 
     /// Bytes not yet consumed.
     var count: Int { storage.count - start }
@@ -38,7 +41,7 @@ struct ByteBuffer {
     }
 
     mutating func removeAll() {
-        storage.removeAll(keepingCapacity: storage.capacity <= ByteBuffer.retainedCapacity)
+        storage.removeAll(keepingCapacity: storage.capacity <= retainedCapacity)
         start = 0
     }
 

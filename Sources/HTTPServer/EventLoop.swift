@@ -19,6 +19,9 @@ final class ServerContext: Sendable {
     let settings: ConnectionSettings
     let maxConnections: Int
     let drainTimeout: TimeSpan
+    let readBufferBytes: Int
+    let acceptBatch: Int
+    let eventsPerWait: Int
     /// Client connections open on all loops (those being refused included).
     let openConnections = Atomic<Int>(0)
 
@@ -28,6 +31,9 @@ final class ServerContext: Sendable {
         settings = ConnectionSettings(configuration, keepsAccessRecords: observer?.wantsAccessRecords ?? false)
         maxConnections = configuration.maxConnections
         drainTimeout = TimeSpan(seconds: configuration.drainTimeout)
+        readBufferBytes = configuration.readBufferBytes
+        acceptBatch = configuration.acceptBatch
+        eventsPerWait = configuration.eventsPerWait
     }
 }
 
@@ -37,6 +43,8 @@ private final class Connection {
     let generation: UInt32
     /// For access records and the error lines of refused requests.
     let peer: SocketAddress
+    /// `peer` as text, made once for the connection's records.
+    lazy var peerText = peer.description
     var machine: HTTPConnection
     /// Edge-triggered readiness: the socket may have input / may take output.
     var canRead = true
@@ -83,9 +91,6 @@ private struct Mailbox {
 final class EventLoop: @unchecked Sendable {
     private static let listenerTag = UInt64.max
     private static let wakeTag = UInt64.max - 1
-    /// Connections accepted per listener wake-up, so that a burst of new
-    /// connections does not starve the open ones.
-    private static let acceptBatch = 64
 
     // Shared with other threads.
     private let mailbox = Mutex(Mailbox())
@@ -96,6 +101,8 @@ final class EventLoop: @unchecked Sendable {
 
     // The loop thread's alone.
     private let context: ServerContext
+    /// This loop's place among the server's loops (`HTTPAccessRecord.loop`).
+    private let index: Int
     private let epoll: Int32
     private var listener: Int32
     private var connections: [Connection?] = []
@@ -112,12 +119,12 @@ final class EventLoop: @unchecked Sendable {
     /// Held open so that, out of descriptors, the loop can still accept and
     /// close a pending connection instead of spinning on `EMFILE`.
     private var spareDescriptor: Int32
-    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-    private let events = UnsafeMutableBufferPointer<epoll_event>.allocate(capacity: 256)
+    private let readBuffer: UnsafeMutableRawBufferPointer
+    private let events: UnsafeMutableBufferPointer<epoll_event>
 
-    /// A loop that will accept on `listener`. The loop owns `listener` from
-    /// here on, and closes it even when this throws.
-    static func make(context: ServerContext, listener: Int32) throws(SystemError) -> EventLoop {
+    /// The loop numbered `index` that will accept on `listener`. The loop
+    /// owns `listener` from here on, and closes it even when this throws.
+    static func make(context: ServerContext, index: Int, listener: Int32) throws(SystemError) -> EventLoop {
         let epoll: Int32
         let wake: Int32
         do throws(SystemError) {
@@ -133,18 +140,21 @@ final class EventLoop: @unchecked Sendable {
             throw error
         }
         // From here the loop's deinit closes all three.
-        let loop = EventLoop(context: context, listener: listener, epoll: epoll, wake: wake)
+        let loop = EventLoop(context: context, index: index, listener: listener, epoll: epoll, wake: wake)
         try loop.register(listener, events: EPOLLIN.rawValue, tag: EventLoop.listenerTag)
         try loop.register(wake, events: EPOLLIN.rawValue, tag: EventLoop.wakeTag)
         return loop
     }
 
-    private init(context: ServerContext, listener: Int32, epoll: Int32, wake: Int32) {
+    private init(context: ServerContext, index: Int, listener: Int32, epoll: Int32, wake: Int32) {
         self.context = context
+        self.index = index
         self.listener = listener
         self.epoll = epoll
         wakeDescriptor = wake
         spareDescriptor = Glibc.open("/dev/null", O_RDONLY | O_CLOEXEC)
+        readBuffer = .allocate(byteCount: context.readBufferBytes, alignment: 16)
+        events = .allocate(capacity: context.eventsPerWait)
     }
 
     deinit {
@@ -160,29 +170,10 @@ final class EventLoop: @unchecked Sendable {
 
     /// Runs the loop on a new thread; `onExit` is called on it when the loop ends.
     func startThread(onExit: @escaping @Sendable () -> Void) -> Bool {
-        final class Start {
-            let loop: EventLoop
-            let onExit: @Sendable () -> Void
-            init(loop: EventLoop, onExit: @escaping @Sendable () -> Void) {
-                self.loop = loop
-                self.onExit = onExit
-            }
+        DetachedThread.start { [self] in
+            run()
+            onExit()
         }
-        let start = Unmanaged.passRetained(Start(loop: self, onExit: onExit)).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { argument in
-            guard let argument else { return nil }
-            let start = Unmanaged<Start>.fromOpaque(argument).takeRetainedValue()
-            start.loop.run()
-            start.onExit()
-            return nil
-        }, start)
-        guard status == 0 else {
-            Unmanaged<Start>.fromOpaque(start).release()
-            return false
-        }
-        pthread_detach(thread)
-        return true
     }
 
     /// Begins the graceful stop; from any thread.
@@ -305,7 +296,7 @@ final class EventLoop: @unchecked Sendable {
     // MARK: Connections
 
     private func acceptConnections() {
-        for _ in 0..<EventLoop.acceptBatch where listener >= 0 {
+        for _ in 0..<context.acceptBatch where listener >= 0 {
             var peer = SocketAddress()
             do throws(SystemError) {
                 guard let descriptor = try Socket.accept(listener, peer: &peer) else { return }
@@ -392,6 +383,9 @@ final class EventLoop: @unchecked Sendable {
                 Socket.shutdownOutput(connection.descriptor)
             case .close:
                 return close(slot, connection)
+            case .reset:
+                Socket.discardUnsentOnClose(connection.descriptor)
+                return close(slot, connection)
             case .wait:
                 return timers.set(slot, to: connection.machine.timer)
             }
@@ -449,17 +443,9 @@ final class EventLoop: @unchecked Sendable {
             // Refusals are always recorded: they are rare, and an error log needs them.
             guard context.settings.keepsAccessRecords || response.problem != nil else { continue }
             observer.accessRecord(HTTPAccessRecord(
-                peer: connection.peer.description,
-                method: response.request?.method ?? "",
-                target: response.request?.target ?? "",
-                version: response.request?.version,
-                referer: response.request?.referer,
-                userAgent: response.request?.userAgent,
-                status: response.status,
-                bodyBytes: response.bodyBytes,
-                seconds: response.seconds,
-                label: response.label,
-                problem: response.problem
+                peer: connection.peerText, request: response.request, status: response.status,
+                bodyBytes: response.bodyBytes, seconds: response.seconds, label: response.label,
+                problem: response.problem, loop: index
             ))
         }
     }

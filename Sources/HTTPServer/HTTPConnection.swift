@@ -5,16 +5,18 @@ struct ConnectionSettings: Sendable {
     var maxBodyBytes: Int
     var headerTimeout: TimeSpan
     var idleTimeout: TimeSpan
-    var writeTimeout: TimeSpan
+    var sendTimeout: TimeSpan
     /// How long a connection closed after an error keeps reading (and
     /// discarding) what the client still sends, so that the error response is
     /// not destroyed by a reset.
-    var lingerTimeout = TimeSpan(seconds: 2)
+    var lingerTimeout: TimeSpan
     /// Most bytes discarded while lingering.
-    var maxLingerBytes = 1 << 20
+    var maxLingerBytes: Int
     /// Above this much unsent output, the connection stops reading and stops
     /// handing requests to the handler until the client reads.
-    var maxBufferedOutputBytes = 64 * 1024
+    var maxBufferedOutputBytes: Int
+    /// Storage an emptied input or output buffer keeps.
+    var retainedBufferBytes: Int
     /// Most unparsed input held (pipelined requests waiting their turn).
     var maxBufferedInputBytes: Int
     /// Whether completed responses carry what an access log needs.
@@ -29,7 +31,11 @@ struct ConnectionSettings: Sendable {
         maxBodyBytes = configuration.maxBodyBytes
         headerTimeout = TimeSpan(seconds: configuration.headerTimeout)
         idleTimeout = TimeSpan(seconds: configuration.idleTimeout)
-        writeTimeout = TimeSpan(seconds: configuration.writeTimeout)
+        sendTimeout = TimeSpan(seconds: configuration.sendTimeout)
+        lingerTimeout = TimeSpan(seconds: configuration.lingerTimeout)
+        maxLingerBytes = configuration.maxLingerBytes
+        maxBufferedOutputBytes = configuration.maxBufferedOutputBytes
+        retainedBufferBytes = configuration.retainedBufferBytes
         // Room for the largest head the limits allow, plus its CRLFs.
         maxBufferedInputBytes = configuration.maxRequestLineBytes + configuration.maxHeaderBytes + 4096
         self.keepsAccessRecords = keepsAccessRecords
@@ -51,8 +57,8 @@ enum TimerKind: Int, CaseIterable {
     case idle
     /// A request head (and body) in progress (`headerTimeout`): 408.
     case request
-    /// Output waiting for the client to read (`writeTimeout`): close.
-    case write
+    /// Output waiting for the client to read (`sendTimeout`): abandon it, close.
+    case send
     /// Closed for output, discarding input (`lingerTimeout`): close.
     case linger
 }
@@ -75,37 +81,22 @@ enum ConnectionAction {
     case shutdownOutput
     /// Close the socket.
     case close
+    /// Close the socket at once, dropping what the kernel still holds for the
+    /// client (a reset): a response abandoned to a client that stopped reading.
+    case reset
     /// Nothing to do until the socket is ready, a response arrives or a timer fires.
     case wait
 }
 
-/// What an access log says about a request.
-struct RequestSummary: Equatable {
-    var method: String
-    /// Path and query, as sent (origin-form).
-    var target: String
-    var version: HTTPVersion
-    var referer: String?
-    var userAgent: String?
-
-    init(_ request: HTTPRequest) {
-        method = request.method.name
-        target = request.query.isEmpty ? request.path : request.path + "?" + request.query
-        version = request.version
-        referer = request.header("Referer")
-        userAgent = request.header("User-Agent")
-    }
-}
-
 /// A response whose last byte has been handed to the kernel.
-struct CompletedResponse: Equatable {
+struct CompletedResponse {
     var status: Int
     var label: Int
     /// From the request head's arrival (or the error's detection) to the last byte.
     var seconds: Double
     var bodyBytes: Int
     /// The request, when access records are kept and the head was understood.
-    var request: RequestSummary?
+    var request: HTTPRequest?
     /// For a response the server made itself: why.
     var problem: String?
 }
@@ -139,7 +130,8 @@ struct HTTPConnection {
         var version: HTTPVersion
         var keepAlive: Bool
         var startedAt: MonotonicTime
-        var summary: RequestSummary?
+        /// Kept for the access record, when records are kept.
+        var request: HTTPRequest?
     }
 
     /// A queued response, the output offset where it ends, and its report
@@ -154,12 +146,14 @@ struct HTTPConnection {
     private var phase = Phase.readingHead
     private var parser: RequestHeadParser
     /// Received bytes not yet parsed.
-    private var input = ByteBuffer()
+    private var input: ByteBuffer
     /// Response bytes not yet handed to the kernel.
-    private var output = ByteBuffer()
+    private var output: ByteBuffer
     private var nextSequence: UInt64 = 0
     private var inputEnded = false
     private var draining = false
+    /// The send timeout abandoned the output: close with a reset.
+    private var abandoned = false
 
     private var idleSince: MonotonicTime
     private var requestStartedAt: MonotonicTime
@@ -176,6 +170,8 @@ struct HTTPConnection {
     init(settings: ConnectionSettings, now: MonotonicTime) {
         self.settings = settings
         parser = RequestHeadParser(limits: settings.limits)
+        input = ByteBuffer(retainedCapacity: settings.retainedBufferBytes)
+        output = ByteBuffer(retainedCapacity: settings.retainedBufferBytes)
         idleSince = now
         requestStartedAt = now
         outputProgressAt = now
@@ -230,7 +226,7 @@ struct HTTPConnection {
         queue(
             response, extraHeaders: extraHeaders,
             disposition: close ? .close : request.version == .http1_0 ? .keepAliveHTTP10 : .keepAlive,
-            includeBody: request.includeBody, startedAt: request.startedAt, summary: request.summary, problem: nil,
+            includeBody: request.includeBody, startedAt: request.startedAt, request: request.request, problem: nil,
             at: moment
         )
         if close {
@@ -245,7 +241,12 @@ struct HTTPConnection {
     mutating func timerFired(at moment: Moment) {
         guard let timer, moment.time >= timer.deadline else { return }
         switch timer.kind {
-        case .idle, .write, .linger:
+        case .idle, .linger:
+            phase = .closed
+        case .send:
+            // Unsent bytes in the kernel would wait for the client too (in an
+            // orphaned socket): abandoned with the rest.
+            abandoned = true
             phase = .closed
         case .request:
             fail(.requestTimeout(seconds: Double(settings.headerTimeout.nanoseconds) / 1e9), at: moment)
@@ -269,7 +270,7 @@ struct HTTPConnection {
         }
         switch phase {
         case .closed:
-            return .close
+            return abandoned ? .reset : .close
         case .closing(let linger):
             if !output.isEmpty { return canWrite ? .send : .wait }
             if linger, !inputEnded {
@@ -300,7 +301,7 @@ struct HTTPConnection {
             break
         }
         if !output.isEmpty {
-            return ConnectionTimer(kind: .write, deadline: outputProgressAt.adding(settings.writeTimeout))
+            return ConnectionTimer(kind: .send, deadline: outputProgressAt.adding(settings.sendTimeout))
         }
         switch phase {
         case .readingHead where input.isEmpty:
@@ -406,7 +407,7 @@ struct HTTPConnection {
             version: head.request.version,
             keepAlive: head.keepAlive,
             startedAt: moment.time,
-            summary: settings.keepsAccessRecords ? RequestSummary(head.request) : nil
+            request: settings.keepsAccessRecords ? head.request : nil
         ))
         return .dispatch(head.request, sequence: sequence)
     }
@@ -425,14 +426,14 @@ struct HTTPConnection {
         input.removeAll()
         queue(
             error.response, extraHeaders: [], disposition: .close, includeBody: true,
-            startedAt: moment.time, summary: nil, problem: error.reason, at: moment
+            startedAt: moment.time, request: nil, problem: error.reason, at: moment
         )
         phase = .closing(linger: true)
     }
 
     private mutating func queue(
         _ response: PreparedResponse, extraHeaders: [HTTPHeaderField], disposition: ConnectionDisposition,
-        includeBody: Bool, startedAt: MonotonicTime, summary: RequestSummary?, problem: String?, at moment: Moment
+        includeBody: Bool, startedAt: MonotonicTime, request: HTTPRequest?, problem: String?, at moment: Moment
     ) {
         if output.isEmpty { outputProgressAt = moment.time }
         let bodyBytes = output.appendResponse(
@@ -443,7 +444,7 @@ struct HTTPConnection {
             end: writtenBytes + UInt64(output.count), startedAt: startedAt,
             report: CompletedResponse(
                 status: response.status, label: response.label, seconds: 0, bodyBytes: bodyBytes,
-                request: summary, problem: problem
+                request: request, problem: problem
             )
         ))
     }

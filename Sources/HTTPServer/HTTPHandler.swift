@@ -35,20 +35,16 @@ extension HTTPServerObserver {
     public func accessRecord(_ record: HTTPAccessRecord) {}
 }
 
-/// What an access log needs about one response.
+/// What an access log needs about one response. Built without copying or
+/// formatting anything: the request and the peer's text are shared, so that
+/// a log can write its line straight from them.
 public struct HTTPAccessRecord: Sendable {
-    /// The client's address and port: `127.0.0.1:54321`, `[::1]:54321`.
+    /// The client's address and port: `127.0.0.1:54321`, `[::1]:54321`
+    /// (worked out once per connection).
     public var peer: String
-    /// The request method; empty when the server answered before understanding the request line.
-    public var method: String
-    /// The path and query as sent; empty when not understood.
-    public var target: String
-    /// The request's version; nil when not understood.
-    public var version: HTTPVersion?
-    /// The `Referer` header; nil when absent or the request was not understood.
-    public var referer: String?
-    /// The `User-Agent` header; nil when absent or the request was not understood.
-    public var userAgent: String?
+    /// The request as the handler got it; nil when the server answered
+    /// before understanding the request line.
+    public var request: HTTPRequest?
     public var status: Int
     /// Body bytes sent (0 for `HEAD`, 304 and the like).
     public var bodyBytes: Int
@@ -59,21 +55,32 @@ public struct HTTPAccessRecord: Sendable {
     /// For a response the server made itself: the protocol error, in one line
     /// (`request line longer than 8192 bytes`); nil otherwise.
     public var problem: String?
+    /// The event loop that sent the response, from 0 to
+    /// `HTTPServerConfiguration.eventLoops` - 1. One loop's records come from
+    /// one thread, in order, so an observer can keep state per loop and take
+    /// no lock that the loops share.
+    public var loop: Int
 
     public init(
-        peer: String, method: String, target: String, version: HTTPVersion?, referer: String? = nil,
-        userAgent: String? = nil, status: Int, bodyBytes: Int, seconds: Double, label: Int, problem: String?
+        peer: String, request: HTTPRequest?, status: Int, bodyBytes: Int, seconds: Double, label: Int,
+        problem: String?, loop: Int = 0
     ) {
         self.peer = peer
-        self.method = method
-        self.target = target
-        self.version = version
-        self.referer = referer
-        self.userAgent = userAgent
+        self.request = request
         self.status = status
         self.bodyBytes = bodyBytes
         self.seconds = seconds
         self.label = label
         self.problem = problem
+        self.loop = loop
+    }
+
+    /// The request method; empty when the request was not understood.
+    public var method: String { request?.method.name ?? "" }
+
+    /// The path and query as sent; empty when not understood.
+    public var target: String {
+        guard let request else { return "" }
+        return request.query.isEmpty ? request.path : request.path + "?" + request.query
     }
 }

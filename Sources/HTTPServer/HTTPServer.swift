@@ -46,7 +46,7 @@ public final class HTTPServer: Sendable {
             var loops: [EventLoop] = []
             for (index, listener) in listeners.enumerated() {
                 do throws(SystemError) {
-                    loops.append(try EventLoop.make(context: context, listener: listener))
+                    loops.append(try EventLoop.make(context: context, index: index, listener: listener))
                 } catch {
                     listeners[(index + 1)...].forEach(closeDescriptor)
                     throw HTTPServerError("cannot start the event loops: \(error)")

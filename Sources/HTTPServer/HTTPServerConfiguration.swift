@@ -2,7 +2,8 @@
 import Glibc
 #endif
 
-/// How the server listens and what it tolerates. Every default is SPEC.md's.
+/// How the server listens, what it tolerates, and how it sizes its buffers.
+/// The defaults are documented in docs/operating.md (flags and fixed limits).
 public struct HTTPServerConfiguration: Sendable {
     /// Address to listen on: an IPv4 or IPv6 address or a host name. Default `127.0.0.1`.
     public var host: String = "127.0.0.1"
@@ -27,11 +28,36 @@ public struct HTTPServerConfiguration: Sendable {
     public var headerTimeout: Double = 10
     /// Seconds a connection may sit with no request in progress; then it is closed. Default 5.
     public var idleTimeout: Double = 5
-    /// Seconds a response may wait for the client to read any of it; then the
-    /// connection is closed. Default 10.
-    public var writeTimeout: Double = 10
+    /// Seconds a response may make no progress (the client reads none of
+    /// it); then it is abandoned and the connection closed. Default 30.
+    public var sendTimeout: Double = 30
     /// Seconds a graceful stop waits for requests in flight. Default 10.
     public var drainTimeout: Double = 10
+
+    // Tunables: no client of an image service needs them changed; they are
+    // here so that every size and duration the server uses is in one place.
+
+    /// Seconds a connection closed after a refusal keeps reading (and
+    /// dropping) what the client still sends, so that the refusal is not lost
+    /// to a reset; then it is closed. Default 2.
+    public var lingerTimeout: Double = 2
+    /// Most bytes dropped while lingering; then the connection is closed.
+    /// Default 1048576 (1 MiB).
+    public var maxLingerBytes: Int = 1 << 20
+    /// Unsent output above which a connection stops reading and stops handing
+    /// requests to the handler until the client reads. Default 65536.
+    public var maxBufferedOutputBytes: Int = 64 * 1024
+    /// Storage a connection's input or output buffer keeps when it empties;
+    /// above it the storage is given back, so that an idle connection does
+    /// not hold a large response's memory. Default 65536.
+    public var retainedBufferBytes: Int = 64 * 1024
+    /// Bytes one `recv` takes at most (one buffer per event loop). Default 65536.
+    public var readBufferBytes: Int = 64 * 1024
+    /// Connections accepted per wake-up of a loop's listener, so that a burst
+    /// of new connections does not starve the open ones. Default 64.
+    public var acceptBatch: Int = 64
+    /// Readiness events one `epoll_wait` returns at most. Default 256.
+    public var eventsPerWait: Int = 256
 
     public init() {}
 
@@ -52,9 +78,15 @@ public struct HTTPServerConfiguration: Sendable {
         try check(maxHeaderLines > 0, "maxHeaderLines must be positive")
         try check(maxBodyBytes >= 0, "maxBodyBytes must not be negative")
         try check(maxConnections > 0, "maxConnections must be positive")
+        try check(maxLingerBytes >= 0, "maxLingerBytes must not be negative")
+        try check(maxBufferedOutputBytes > 0, "maxBufferedOutputBytes must be positive")
+        try check(retainedBufferBytes >= 0, "retainedBufferBytes must not be negative")
+        try check(readBufferBytes > 0, "readBufferBytes must be positive")
+        try check(acceptBatch > 0, "acceptBatch must be positive")
+        try check(eventsPerWait > 0, "eventsPerWait must be positive")
         for (name, seconds) in [
             ("header timeout", headerTimeout), ("idle timeout", idleTimeout),
-            ("write timeout", writeTimeout), ("drain timeout", drainTimeout),
+            ("send timeout", sendTimeout), ("drain timeout", drainTimeout), ("linger timeout", lingerTimeout),
         ] {
             try check(seconds > 0 && seconds.isFinite, "\(name) must be a positive number of seconds; got \(seconds)")
         }

@@ -89,16 +89,28 @@ public struct HTTPRequest: Sendable {
 
     /// The value of the first header named `name` (case-insensitive), if any.
     public func header(_ name: String) -> String? {
+        var value: String?
+        withHeader(name) { bytes in value = bytes.map { String(decoding: $0, as: UTF8.self) } }
+        return value
+    }
+
+    /// Calls `body` once, with the bytes of the first header named `name`
+    /// (case-insensitive), trimmed, or with nil when there is none. Copies
+    /// nothing; the bytes are valid only inside `body`. (Not generic, so that
+    /// a caller in another module pays no generic instantiation per call.)
+    public func withHeader(_ name: String, _ body: (UnsafeBufferPointer<UInt8>?) -> Void) {
         var wanted = name
-        return wanted.withUTF8 { wantedName in
-            var found: String?
+        let found = wanted.withUTF8 { wantedName in
+            var found = false
             forEachField { fieldName, value in
                 guard ASCII.equalsIgnoringCase(fieldName, wantedName) else { return false }
-                found = String(decoding: value, as: UTF8.self)
+                body(value)
+                found = true
                 return true
             }
             return found
         }
+        if !found { body(nil) }
     }
 
     /// Calls `body` with each field's name and trimmed value until it returns true.

@@ -180,6 +180,16 @@ enum Socket {
         try systemCall("send") { Glibc.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
     }
 
+    /// Makes the coming `close` reset the connection and drop what the kernel
+    /// has not sent (`SO_LINGER` with a zero timeout), instead of keeping it
+    /// for a client that does not read.
+    static func discardUnsentOnClose(_ descriptor: Int32) {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        _ = try? systemCall("setsockopt") {
+            setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        }
+    }
+
     /// Stops sending (FIN) but keeps reading.
     static func shutdownOutput(_ descriptor: Int32) {
         _ = try? systemCall("shutdown") { shutdown(descriptor, Int32(SHUT_WR)) }

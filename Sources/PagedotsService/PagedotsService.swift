@@ -7,7 +7,8 @@ import PagedotsCore
 public final class PagedotsService: HTTPHandler {
     private let cache: ImageCache
     private let renderPool: RenderPool
-    private let metrics: Metrics
+    /// Also counts the lines the access log drops (`ServeCommand`).
+    let metrics: Metrics
     private let fixedResponses: [Route: Representations]
     private let notFound: PreparedResponse
     private let signer: URLSigner?

@@ -8,8 +8,10 @@ let usage = """
            pagedots-bench render QUERY...              µs per image, render + encode (ImageMaker)
            pagedots-bench render-unique QUERY          the same, every image a new one (QUERY&color= counted up)
            pagedots-bench frames QUERY OUTDIR          an animation's frames as OUTDIR/frame-NNN.png, delays on stdout
+           pagedots-bench gif-samples OUTDIR           the GIF encoder on test animations: writes them, times them
     QUERIES_FILE: one query (or URL) a line; blank lines and lines starting with # are skipped.
     Env: RUNS (timed runs, median taken; default 5), RUN_MS (ms per timed run; default 60),
+         SAMPLES (gif-samples: only the samples whose names contain it),
          CLOCK=wall to time wall-clock instead of the thread's CPU time.
     """
 
@@ -70,6 +72,8 @@ do {
         try benchmarkRenderingUnique(query: Substring(arguments.last ?? ""), stopwatch: stopwatch)
     case "frames" where arguments.count == 3:
         try writeAnimationFrames(query: Substring(arguments.dropFirst().first ?? ""), outputDirectory: String(arguments.last ?? "."))
+    case "gif-samples" where arguments.count == 2:
+        try benchmarkGIFSamples(outputDirectory: String(arguments.last ?? "."), only: getenv("SAMPLES").map { String(cString: $0) }, stopwatch: stopwatch)
     default:
         fail(usage)
     }

@@ -24,6 +24,8 @@ struct ConnectionHarness {
     private(set) var completed: [CompletedResponse] = []
     private(set) var outputShutDown = false
     private(set) var closed = false
+    /// Closed with a reset (an abandoned response).
+    private(set) var reset = false
     /// Bytes sent by the client and not read yet.
     private(set) var unread: [UInt8] = []
     private var clientClosed = false
@@ -33,7 +35,7 @@ struct ConnectionHarness {
         var configuration = HTTPServerConfiguration()
         configuration.headerTimeout = 10
         configuration.idleTimeout = 5
-        configuration.writeTimeout = 10
+        configuration.sendTimeout = 30
         configure(&configuration)
         var settings = ConnectionSettings(configuration, keepsAccessRecords: accessRecords)
         adjust(&settings)
@@ -103,6 +105,10 @@ struct ConnectionHarness {
                 outputShutDown = true
             case .close:
                 closed = true
+                return
+            case .reset:
+                closed = true
+                reset = true
                 return
             case .wait:
                 return

@@ -196,6 +196,21 @@ struct HTTPServerLifecycleTests {
         #expect(withoutDate(keptAlive.readToEnd()) == helloResponse)
     }
 
+    @Test("SPEC: a client that reads none of a large response for the send timeout has it abandoned and its connection reset")
+    func sendTimeout() throws {
+        let server = try TestServer { $0.sendTimeout = 0.3 }
+        let client = try server.client()
+        // 32 MB: more than the kernel buffers of both ends hold.
+        let size = 32 << 20
+        client.send("GET /big?\(size) HTTP/1.1\r\nHost: a\r\n\r\n")
+        // Not a byte read until the server has closed the connection.
+        #expect(server.observer.waitForClosedConnection())
+        // Reset: what the kernels held is gone, whatever was read before the reset arrived.
+        #expect(client.readToEnd().utf8.count < size)
+        #expect(client.lastError == ECONNRESET)
+        #expect(server.observer.current.responses.isEmpty)
+    }
+
     @Test("SPEC: shutdown closes idle connections at once, answers the request in flight with close, then stops")
     func shutdownDrains() throws {
         let server = try TestServer()
@@ -246,8 +261,11 @@ struct HTTPServerLifecycleTests {
         #expect(records.map(\.method) == ["GET", "HEAD", "GET", "HEAD", "GET", "HEAD"])
         #expect(records.first?.target == "/echo?q=1")
         #expect(records.first?.label == 2)
-        #expect(records.first?.version == .http1_1)
+        #expect(records.first?.request?.version == .http1_1)
         #expect(records.first?.peer.hasPrefix("127.0.0.1:") == true)
+        // Each connection's two responses come from the one loop that serves it.
+        #expect(records.allSatisfy { (0..<2).contains($0.loop) })
+        #expect(stride(from: 0, to: records.count, by: 2).allSatisfy { records[$0].loop == records[$0 + 1].loop })
         #expect(records[1].bodyBytes == 0)
         #expect(records.allSatisfy { $0.seconds >= 0 && $0.problem == nil })
     }

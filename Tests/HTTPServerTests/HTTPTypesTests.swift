@@ -18,6 +18,29 @@ struct HTTPTypesTests {
         #expect(request.headers.count == 4)
     }
 
+    @Test("withHeader lends the first matching value's bytes, trimmed, or nil")
+    func borrowedHeader() {
+        let request = HTTPRequest(
+            method: .get, version: .http1_1, path: "/", query: "",
+            headers: [HTTPHeaderField("User-Agent", " curl/8 "), HTTPHeaderField("user-agent", "second")]
+        )
+        var seen: [[UInt8]?] = []
+        request.withHeader("USER-AGENT") { seen.append($0.map { Array($0) }) }
+        request.withHeader("Referer") { seen.append($0.map { Array($0) }) }
+        #expect(seen == [Array("curl/8".utf8), nil])
+    }
+
+    @Test("An access record's method and target come from its request; empty without one")
+    func accessRecordRequest() {
+        let request = HTTPRequest(method: .head, version: .http1_0, path: "/a", query: "b=1", headers: [])
+        let record = HTTPAccessRecord(peer: "[::1]:80", request: request, status: 200, bodyBytes: 0, seconds: 0, label: 1, problem: nil)
+        #expect(record.method == "HEAD")
+        #expect(record.target == "/a?b=1")
+        let refusal = HTTPAccessRecord(peer: "[::1]:80", request: nil, status: 400, bodyBytes: 5, seconds: 0, label: 0, problem: "bad")
+        #expect(refusal.method.isEmpty)
+        #expect(refusal.target.isEmpty)
+    }
+
     @Test("Method names and versions print as on the wire")
     func names() {
         #expect(HTTPMethod.get.name == "GET")

@@ -9,7 +9,7 @@ struct PreparedResponseTests {
         _ response: HTTPResponse, extraHeaders: [HTTPHeaderField] = [],
         disposition: ConnectionDisposition = .keepAlive, includeBody: Bool = true
     ) -> String {
-        var buffer = ByteBuffer()
+        var buffer = ByteBuffer(retainedCapacity: HTTPServerConfiguration().retainedBufferBytes)
         buffer.appendResponse(
             PreparedResponse(response), extraHeaders: extraHeaders, dateLine: dateLine,
             disposition: disposition, includeBody: includeBody
@@ -76,7 +76,7 @@ struct PreparedResponseTests {
         let text = wire(HTTPResponse(status: 0), disposition: .close)
         #expect(text.hasPrefix("HTTP/1.1 0 \r\n"))
         let error = HTTPProtocolError.requestLineTooLong(limit: 8192)
-        var buffer = ByteBuffer()
+        var buffer = ByteBuffer(retainedCapacity: HTTPServerConfiguration().retainedBufferBytes)
         buffer.appendResponse(error.response, extraHeaders: [], dateLine: dateLine, disposition: .close, includeBody: true)
         #expect(buffer.withUnconsumedBytes { String(decoding: $0, as: UTF8.self) } ==
             "HTTP/1.1 414 URI Too Long\r\nContent-Type: text/plain; charset=utf-8\r\nCache-Control: no-store\r\n"

@@ -13,6 +13,8 @@ import Glibc
 final class TestClient {
     private let descriptor: Int32
     private var buffered: [UInt8] = []
+    /// The errno of the read that ended the input, if it failed (ECONNRESET for a reset).
+    private(set) var lastError: Int32?
 
     init(port: Int) throws(LoopbackConnectError) {
         descriptor = try connectToLoopback(port: port)
@@ -45,7 +47,10 @@ final class TestClient {
         var chunk = [UInt8](repeating: 0, count: 65536)
         let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
         guard count > 0 else {
-            if count < 0, errno == EAGAIN { Issue.record("no answer from the server within 10 s") }
+            if count < 0 {
+                lastError = errno
+                if errno == EAGAIN { Issue.record("no answer from the server within 10 s") }
+            }
             return false
         }
         buffered.append(contentsOf: chunk[..<count])
@@ -126,12 +131,21 @@ final class RecordingObserver: HTTPServerObserver {
 
     private let counts = Mutex(Counts())
     private let records = Mutex<[HTTPAccessRecord]>([])
+    private let closings = DispatchSemaphore(value: 0)
 
     var current: Counts { counts.withLock { $0 } }
     var accessRecords: [HTTPAccessRecord] { records.withLock { $0 } }
 
     func connectionOpened() { counts.withLock { $0.opened += 1 } }
-    func connectionClosed() { counts.withLock { $0.closed += 1 } }
+    func connectionClosed() {
+        counts.withLock { $0.closed += 1 }
+        closings.signal()
+    }
+
+    /// Waits until the server has closed a connection (at most 10 s); false if none closed.
+    func waitForClosedConnection() -> Bool {
+        closings.wait(timeout: .now() + 10) == .success
+    }
     func responseSent(label: Int, status: Int, seconds: Double) { counts.withLock { $0.responses.append(status) } }
     var wantsAccessRecords: Bool { true }
     func accessRecord(_ record: HTTPAccessRecord) { records.withLock { $0.append(record) } }

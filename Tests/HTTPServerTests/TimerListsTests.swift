@@ -41,7 +41,7 @@ struct TimerListsTests {
         #expect(timers.earliestDeadline == at(6))
         timers.set(1, to: nil)
         #expect(timers.earliestDeadline == at(7))
-        timers.set(0, to: timer(.write, 1))
+        timers.set(0, to: timer(.send, 1))
         #expect(takeAll(&timers, at: 100) == [0])
     }
 

@@ -14,6 +14,7 @@ import Testing
         #expect(config.server.headerTimeout == 10)
         #expect(config.server.idleTimeout == 5)
         #expect(config.server.drainTimeout == 10)
+        #expect(config.server.sendTimeout == 30)
         #expect(config.clientMissRate == 100)
         #expect(config.trustedProxies.ranges.isEmpty)
     }
@@ -31,6 +32,13 @@ import Testing
         let both = try configuration(["--trusted-proxy", "10.0.0.0/8"], environment: ["PAGEDOTS_TRUSTED_PROXY": "127.0.0.1"]).get()
         #expect(both.trustedProxies.ranges == [AddressRange("10.0.0.0/8")])
         #expect(try configuration([], environment: ["PAGEDOTS_TRUSTED_PROXY": ""]).get().trustedProxies.ranges.isEmpty)
+    }
+
+    @Test("--send-timeout and PAGEDOTS_SEND_TIMEOUT set the send timeout, in decimal seconds")
+    func sendTimeout() throws {
+        #expect(try configuration(["--send-timeout", "2.5"]).get().server.sendTimeout == 2.5)
+        #expect(try configuration([], environment: ["PAGEDOTS_SEND_TIMEOUT": "7"]).get().server.sendTimeout == 7)
+        #expect(try configuration(["--send-timeout=1"], environment: ["PAGEDOTS_SEND_TIMEOUT": "7"]).get().server.sendTimeout == 1)
     }
 
     @Test func flagsInBothFormsAndEnvironmentFallbacks() throws {
@@ -53,6 +61,7 @@ import Testing
         ([], ["PORT": "http"], "PORT: must be an integer from 0 to 65535; got \"http\""),
         (["--idle-timeout", "-1"], [:], "--idle-timeout: must be a number of seconds above 0, like 2.5; got \"-1\""),
         (["--header-timeout", "1e3"], [:], "--header-timeout: must be a number of seconds above 0, like 2.5; got \"1e3\""),
+        ([], ["PAGEDOTS_SEND_TIMEOUT": "0"], "PAGEDOTS_SEND_TIMEOUT: must be a number of seconds above 0, like 2.5; got \"0\""),
         (["--threads", "0"], [:], "--threads: must be an integer from 1 to 256; got \"0\""),
         (["--cache-mb", "+5"], [:], "--cache-mb: must be an integer from 0 to 1048576; got \"+5\""),
         (["--client-miss-rate", "-1"], [:], "--client-miss-rate: must be a number from 0 to 1000000, like 100 or 0.5; got \"-1\""),

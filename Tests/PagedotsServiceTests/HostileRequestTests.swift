@@ -112,7 +112,13 @@ struct MetricsSnapshot {
     private var values: [String: Double] = [:]
 
     init(port: Int) throws {
-        let client = try HTTPTestClient(port: port)
+        try self.init(client: HTTPTestClient(port: port))
+    }
+
+    /// Read on an open connection: its earlier responses are counted in
+    /// `pagedots_requests_total` before the loop reads this request (a new
+    /// connection could be served by another loop before that).
+    init(client: HTTPTestClient) throws {
         client.request("/metrics")
         for line in try client.readResponse().text.split(separator: "\n") where !line.hasPrefix("#") {
             let parts = line.split(separator: " ")

@@ -41,6 +41,15 @@ import Testing
         #expect(sum.map { abs($0 - 41.70045) < 1e-9 } == true)
     }
 
+    @Test("Log lines an output could not take are counted")
+    func logLinesDropped() {
+        let metrics = Metrics(version: "test")
+        #expect(Self.lines(metrics, "pagedots_log_lines_dropped_total") == ["pagedots_log_lines_dropped_total 0"])
+        for _ in 0..<3 { metrics.recordLogLineDropped() }
+        #expect(Self.lines(metrics, "pagedots_log_lines_dropped_total") == ["pagedots_log_lines_dropped_total 3"])
+        #expect(Self.lines(metrics, "# TYPE pagedots_log_lines_dropped_total") == ["# TYPE pagedots_log_lines_dropped_total counter"])
+    }
+
     @Test func recordingFromManyThreadsLosesNothing() async {
         let metrics = Metrics(version: "test")
         await withTaskGroup(of: Void.self) { group in

@@ -100,7 +100,7 @@ import TestSupport
             client.request(request.target, method: request.method)
             #expect(try client.readResponse(bodyless: request.method == "HEAD").status == request.status, "\(request)")
         }
-        let metrics = try MetricsSnapshot(port: server.port)
+        let metrics = try MetricsSnapshot(client: client)
         #expect(metrics["pagedots_cache_hits_total"] == 2)
         #expect(metrics["pagedots_cache_misses_total"] == 5)
         let indicatorRequests = [200, 400, 405].compactMap { metrics["pagedots_requests_total{route=\"indicator\",status=\"\($0)\"}"] }

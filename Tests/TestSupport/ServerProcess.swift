@@ -6,6 +6,8 @@ public final class ServerProcess: @unchecked Sendable {
     public let port: Int
     private let pid: pid_t
     private let errorOutput: Int32
+    /// The read end of standard output, when the test asked for it.
+    private let standardOutput: Int32?
     private var exitStatus: Int32?
 
     /// The `pagedots` executable built next to the test bundle.
@@ -20,16 +22,23 @@ public final class ServerProcess: @unchecked Sendable {
     /// for the tests), and waits for its "listening on" line, which names
     /// the port. ThreadSanitizer's settings are not passed on: it cannot see
     /// the standard library's `Mutex` on Linux and reports races under it,
-    /// and with `halt_on_error` those would end the server.
-    public init(_ arguments: [String] = [], environment: [String: String] = [:]) throws {
-        var pipe: [Int32] = [0, 0]
-        guard Glibc.pipe(&pipe) == 0 else { throw ServerProcessError(message: "pipe failed: errno \(errno)") }
+    /// and with `halt_on_error` those would end the server. Standard output
+    /// goes to a pipe that the test reads with `readStandardOutput` when
+    /// `capturesStandardOutput`, else to /dev/null.
+    public init(_ arguments: [String] = [], environment: [String: String] = [:], capturesStandardOutput: Bool = false) throws {
+        let pipe = try closeOnExecPipe()
+        let outputPipe = capturesStandardOutput ? try closeOnExecPipe() : [-1, -1]
         let command = ["/usr/bin/timeout", "120", Self.executable.path, "serve", "--host", "127.0.0.1", "--port", "0"] + arguments
         let sanitizerSettings = ProcessInfo.processInfo.environment.filter { ["ASAN_OPTIONS", "LSAN_OPTIONS"].contains($0.key) }
         let variables = environment.merging(sanitizerSettings) { given, _ in given }
-        pid = try Self.spawn(command, environment: variables.map { "\($0.key)=\($0.value)" }, standardError: pipe[1])
+        pid = try Self.spawn(
+            command, environment: variables.map { "\($0.key)=\($0.value)" },
+            standardOutput: capturesStandardOutput ? outputPipe[1] : nil, standardError: pipe[1]
+        )
         close(pipe[1])
         errorOutput = pipe[0]
+        if capturesStandardOutput { close(outputPipe[1]) }
+        standardOutput = capturesStandardOutput ? outputPipe[0] : nil
         var output: [UInt8] = []
         var byte: UInt8 = 0
         while output.last != 10, read(errorOutput, &byte, 1) == 1 { output.append(byte) }
@@ -40,6 +49,18 @@ public final class ServerProcess: @unchecked Sendable {
             throw ServerProcessError(message: "pagedots did not start: \(line)")
         }
         self.port = port
+    }
+
+    /// Sends SIGTERM without waiting for the process to end.
+    public func sendStopSignal() {
+        if exitStatus == nil { kill(pid, SIGTERM) }
+    }
+
+    /// Reads standard output (when captured) until the process closes it:
+    /// read after `sendStopSignal`, it ends when the process has ended.
+    public func readStandardOutput() -> [UInt8] {
+        guard let standardOutput else { return [] }
+        return Self.readToEnd(standardOutput)
     }
 
     /// Sends SIGTERM (the way Docker stops a container) and returns the exit status.
@@ -56,14 +77,19 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// What the server wrote to standard error after its first line (read after `stop`).
     public func remainingErrorOutput() -> String {
-        var text: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
+        String(decoding: Self.readToEnd(errorOutput), as: UTF8.self)
+    }
+
+    private static func readToEnd(_ descriptor: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(errorOutput, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
-            text += chunk[..<count]
+            bytes += chunk[..<count]
         }
-        return String(decoding: text, as: UTF8.self)
+        return bytes
     }
 
     deinit {
@@ -73,11 +99,12 @@ public final class ServerProcess: @unchecked Sendable {
             waitpid(pid, &status, 0)
         }
         close(errorOutput)
+        if let standardOutput { close(standardOutput) }
     }
 
     /// posix_spawn with default signal dispositions and an empty signal mask
     /// (a test runner's threads block signals, and a child would inherit that).
-    private static func spawn(_ command: [String], environment: [String], standardError: Int32) throws -> pid_t {
+    private static func spawn(_ command: [String], environment: [String], standardOutput: Int32?, standardError: Int32) throws -> pid_t {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -92,7 +119,11 @@ public final class ServerProcess: @unchecked Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        if let standardOutput {
+            posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, standardError, 2)
         let argv = command.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
@@ -107,4 +138,14 @@ public final class ServerProcess: @unchecked Sendable {
 public struct ServerProcessError: Error, CustomStringConvertible {
     public var message: String
     public var description: String { message }
+}
+
+/// A pipe, read end first, whose ends are closed on exec, so that a server
+/// another test starts meanwhile does not hold them open (the dup2 of an end
+/// to a child's standard output or error clears the flag there).
+public func closeOnExecPipe() throws -> [Int32] {
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else { throw ServerProcessError(message: "pipe failed: errno \(errno)") }
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    return ends
 }

@@ -132,7 +132,7 @@ private func driveConnection(_ bytes: [UInt8], split: UInt8) {
             }
         case .shutdownOutput:
             break
-        case .close:
+        case .close, .reset:
             closed = true
         case .wait:
             // Nothing to read or write: only the clock can move it on.

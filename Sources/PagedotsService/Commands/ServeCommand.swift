@@ -19,7 +19,11 @@ enum ServeCommand {
         signal(SIGPIPE, SIG_IGN)
 
         let service = PagedotsService(configuration: configuration)
-        let log = AccessLog(format: configuration.accessLog)
+        let metrics = service.metrics
+        let log = AccessLog(
+            format: configuration.accessLog, loops: configuration.server.eventLoops,
+            lineDropped: { metrics.recordLogLineDropped() }
+        )
         let observer = ObserverGroup([service.observer, log])
         let server = HTTPServer(configuration: configuration.server, handler: service, observer: observer)
         do {
@@ -28,18 +32,23 @@ enum ServeCommand {
             return PagedotsCommand.fail(error.description)
         }
         let signals = stopSignals
-        startThread {
+        let threadsStarted = log.startWriting() && DetachedThread.start {
             var received: Int32 = 0
             var set = signals
             sigwait(&set, &received)
             server.shutdown()
         }
-        log.startFlushing()
+        guard threadsStarted else {
+            server.shutdown()
+            server.wait()
+            return PagedotsCommand.fail("cannot start the log and signal threads")
+        }
         writeError("pagedots \(pagedotsVersion) listening on http://\(configuration.server.host):\(server.port) "
             + "(\(configuration.server.eventLoops) threads, cache \(configuration.cacheBytes >> 20) MiB)\n")
         server.wait()
-        // The drain is over: every response has been logged; write the last lines.
-        log.flush()
+        // The drain is over and every response logged: the last lines are
+        // written, unless the log outputs take none for a drain timeout more.
+        _ = log.finish(within: configuration.server.drainTimeout)
         return 0
     }
 }

@@ -54,6 +54,10 @@ public struct CommandLineOption: Sendable {
                           help: "close connections idle this long between requests (default 5)") { config, value in
             seconds(value).map { config.server.idleTimeout = $0 }.failure("must be a number of seconds above 0, like 2.5")
         },
+        CommandLineOption(flag: "--send-timeout", environment: "PAGEDOTS_SEND_TIMEOUT", valueName: "SECONDS",
+                          help: "abandon a response the client takes no byte of for this long, resetting the connection (default 30)") { config, value in
+            seconds(value).map { config.server.sendTimeout = $0 }.failure("must be a number of seconds above 0, like 2.5")
+        },
         CommandLineOption(flag: "--drain-timeout", environment: "PAGEDOTS_DRAIN_TIMEOUT", valueName: "SECONDS",
                           help: "on SIGTERM/SIGINT, wait this long for requests in flight (default 10)") { config, value in
             seconds(value).map { config.server.drainTimeout = $0 }.failure("must be a number of seconds above 0, like 2.5")

@@ -1,4 +1,3 @@
-import Glibc
 import HTTPServer
 import Synchronization
 
@@ -46,7 +45,9 @@ final class RenderPool: Sendable {
         limit = queueLimit
         available = Semaphore()
         for _ in 0..<max(1, threads) {
-            startThread { [self] in work() }
+            let started = DetachedThread.start { [self] in work() }
+            // Only at start-up, never from a request: without its threads the service cannot work.
+            precondition(started, "cannot start a render thread")
         }
     }
 
@@ -80,42 +81,4 @@ final class RenderPool: Sendable {
             jobsSinceWakeup += 1
         }
     }
-}
-
-/// A counting semaphore on a POSIX one (waits are not spurious).
-final class Semaphore: @unchecked Sendable {
-    private let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
-
-    init(value: UInt32 = 0) { sem_init(semaphore, 0, value) }
-
-    deinit {
-        sem_destroy(semaphore)
-        semaphore.deallocate()
-    }
-
-    func signal() { sem_post(semaphore) }
-
-    func wait() { while sem_wait(semaphore) != 0 && errno == EINTR {} }
-
-    /// Takes a count if one is there at once; false if it would have to wait.
-    func tryWait() -> Bool { sem_trywait(semaphore) == 0 }
-}
-
-/// Runs `body` on a new detached thread.
-func startThread(_ body: @escaping @Sendable () -> Void) {
-    final class Box: Sendable {
-        let body: @Sendable () -> Void
-        init(body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    let context = Unmanaged.passRetained(Box(body: body)).toOpaque()
-    var thread = pthread_t()
-    let status = pthread_create(&thread, nil, { context in
-        guard let context else { return nil }
-        let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
-        box.body()
-        return nil
-    }, context)
-    // Only at start-up, never from a request: without its threads the service cannot work.
-    precondition(status == 0, "cannot start a thread: error \(status)")
-    pthread_detach(thread)
 }

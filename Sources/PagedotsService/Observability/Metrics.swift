@@ -14,6 +14,7 @@ final class Metrics: HTTPServerObserver {
     private let cacheMisses = Atomic<Int>(0)
     private let rateLimited = Atomic<Int>(0)
     private let openConnections = Atomic<Int>(0)
+    private let logLinesDropped = Atomic<Int>(0)
     private let version: String
 
     /// Statuses are three digits (RFC 9110 §15).
@@ -44,6 +45,8 @@ final class Metrics: HTTPServerObserver {
     func recordRender(seconds: Double) { renderDuration.observe(seconds) }
 
     func recordRateLimited() { rateLimited.wrappingAdd(1, ordering: .relaxed) }
+    /// A log line its output could not take (`AccessLog`).
+    func recordLogLineDropped() { logLinesDropped.wrappingAdd(1, ordering: .relaxed) }
 
     /// The Prometheus text exposition (format 0.0.4) of every metric.
     func exposition(cache: ImageCache.Usage, renderQueueDepth: Int) -> String {
@@ -71,70 +74,11 @@ final class Metrics: HTTPServerObserver {
         text.sample("pagedots_open_connections", "gauge", "Client connections open now.", openConnections.load(ordering: .relaxed))
         text.sample("pagedots_rate_limited_total", "counter", "Image requests refused with 429: over --client-miss-rate.",
                     rateLimited.load(ordering: .relaxed))
+        text.sample("pagedots_log_lines_dropped_total", "counter",
+                    "Access and error log lines dropped because their output did not keep up.", logLinesDropped.load(ordering: .relaxed))
         text.family("pagedots_build_info", "gauge", "Always 1; the label carries the version.")
         text += "pagedots_build_info{version=\"\(version)\"} 1\n"
         return text
-    }
-}
-
-/// A Prometheus histogram with fixed bucket bounds, in seconds: a counter per
-/// bucket and the sum in nanoseconds, all atomic. The count is the buckets'
-/// total (the last bucket takes what is above every bound), so the `+Inf`
-/// bucket always equals `_count`.
-final class Histogram: Sendable {
-    /// From 100 µs to 10 s.
-    static let latencyBounds = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
-
-    private let bounds: [Double]
-    private let buckets: AtomicCounters
-    private let sumNanoseconds = Atomic<Int>(0)
-
-    init(bounds: [Double]) {
-        self.bounds = bounds
-        buckets = AtomicCounters(count: bounds.count + 1)
-    }
-
-    func observe(_ value: Double) {
-        buckets.add(1, at: bounds.firstIndex { value <= $0 } ?? bounds.count)
-        sumNanoseconds.wrappingAdd(Int(exactly: (value * 1e9).rounded()) ?? 0, ordering: .relaxed)
-    }
-
-    func write(name: String, into text: inout String) {
-        var cumulative = 0
-        for (index, bound) in bounds.enumerated() {
-            cumulative += buckets.load(at: index)
-            text += "\(name)_bucket{le=\"\(bound)\"} \(cumulative)\n"
-        }
-        cumulative += buckets.load(at: bounds.count)
-        let sum = Double(sumNanoseconds.load(ordering: .relaxed)) / 1e9
-        text += "\(name)_bucket{le=\"+Inf\"} \(cumulative)\n\(name)_sum \(sum)\n\(name)_count \(cumulative)\n"
-    }
-}
-
-/// A fixed number of atomic counters, for metrics recorded from many threads.
-/// (`@unchecked`: the pointer never changes and every access is atomic.)
-final class AtomicCounters: @unchecked Sendable {
-    private let counters: UnsafeMutablePointer<Atomic<Int>>
-    private let count: Int
-
-    /// `count` counters at 0.
-    init(count: Int) {
-        self.count = count
-        counters = .allocate(capacity: count)
-        for index in 0..<count { (counters + index).initialize(to: Atomic(0)) }
-    }
-
-    deinit {
-        counters.deinitialize(count: count)
-        counters.deallocate()
-    }
-
-    func add(_ value: Int, at index: Int) {
-        counters[index].wrappingAdd(value, ordering: .relaxed)
-    }
-
-    func load(at index: Int) -> Int {
-        counters[index].load(ordering: .relaxed)
     }
 }
 

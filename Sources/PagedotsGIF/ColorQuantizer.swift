@@ -1,0 +1,96 @@
+import CImageQuant
+
+/// Picks at most 256 colours for a frame that draws more, with
+/// libimagequant, and maps the frame's pixels to them (without dithering:
+/// indicator art is flat colour, and dithering noise costs LZW bytes).
+/// The same pixels always give the same palette and indices.
+struct ColorQuantizer {
+    /// libimagequant's speed/quality trade-off, 1 (slowest) to 10; 4 is its default.
+    static let speed: Int32 = 4
+
+    /// A quantised frame: palette colours (24-bit RGB), one index per pixel,
+    /// and the index that stands for transparent and kept pixels, if any.
+    struct Result {
+        var colors: [UInt32]
+        var indices: [UInt8]
+        var transparentIndex: Int?
+    }
+
+    /// Quantises a frame's patch pixels: the pixels it must draw get their
+    /// nearest palette colour; the others (transparent, or kept on screen)
+    /// get the transparent index.
+    static func quantize(_ pixels: [PatchPixel], width: Int, height: Int) -> Result {
+        // libimagequant's palette depends on how many OpenMP threads share
+        // its sums: one thread makes it the same on every machine.
+        omp_set_num_threads(1)
+        var rgba = [UInt8](repeating: 0, count: pixels.count * 4)
+        for (index, pixel) in pixels.enumerated() where pixel.mustDraw {
+            rgba[index * 4] = UInt8(truncatingIfNeeded: pixel)
+            rgba[index * 4 + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
+            rgba[index * 4 + 2] = UInt8(truncatingIfNeeded: pixel >> 16)
+            rgba[index * 4 + 3] = 255
+        }
+        guard let attributes = liq_attr_create() else { preconditionFailure("libimagequant liq_attr_create failed") }
+        defer { liq_attr_destroy(attributes) }
+        liq_set_max_colors(attributes, Int32(ColorTable.paletteCapacity))
+        liq_set_speed(attributes, speed)
+        var indices = [UInt8](repeating: 0, count: pixels.count)
+        var palette: [(rgb: UInt32, opaque: Bool)] = []
+        rgba.withUnsafeBytes { bitmap in
+            guard let base = bitmap.baseAddress,
+                  let image = liq_image_create_rgba(attributes, base, Int32(width), Int32(height), 0) else {
+                preconditionFailure("libimagequant liq_image_create_rgba failed for \(width)×\(height)")
+            }
+            defer { liq_image_destroy(image) }
+            var result: OpaquePointer?
+            let status = liq_image_quantize(image, attributes, &result)
+            guard status == LIQ_OK, let result else { preconditionFailure("libimagequant liq_image_quantize failed with \(status)") }
+            defer { liq_result_destroy(result) }
+            liq_set_dithering_level(result, 0)
+            let written = indices.withUnsafeMutableBytes { out in
+                out.baseAddress.map { liq_write_remapped_image(result, image, $0, out.count) } ?? LIQ_BUFFER_TOO_SMALL
+            }
+            precondition(written == LIQ_OK, "libimagequant liq_write_remapped_image failed with \(written)")
+            if let entries = liq_get_palette(result) {
+                let count = Int(entries.pointee.count)
+                withUnsafeBytes(of: entries.pointee.entries) { raw in
+                    for color in raw.bindMemory(to: liq_color.self).prefix(count) {
+                        palette.append((UInt32(color.r) | UInt32(color.g) << 8 | UInt32(color.b) << 16, color.a >= 128))
+                    }
+                }
+            }
+        }
+        var transparentIndex = palette.firstIndex { !$0.opaque }
+        if transparentIndex == nil && pixels.contains(where: { !$0.mustDraw }) {
+            // Not seen from libimagequant; an entry is made (the last one's
+            // pixels then find their nearest other colour below).
+            if palette.count == ColorTable.paletteCapacity {
+                palette.removeLast()
+            }
+            palette.append((0, false))
+            transparentIndex = palette.count - 1
+        }
+        // Transparent and kept pixels get the transparent entry, drawn pixels
+        // an opaque one (libimagequant weighs alpha heavily: this only guards).
+        for (index, pixel) in pixels.enumerated() {
+            let entry = Int(indices[index])
+            if !pixel.mustDraw, let transparentIndex {
+                indices[index] = UInt8(transparentIndex)
+            } else if pixel.mustDraw && (entry >= palette.count || !palette[entry].opaque) {
+                indices[index] = UInt8(nearestOpaque(to: pixel.rgb, in: palette))
+            }
+        }
+        return Result(colors: palette.map(\.rgb), indices: indices, transparentIndex: transparentIndex)
+    }
+
+    /// The opaque palette entry nearest to `rgb` (squared distance), 0 when none is opaque.
+    private static func nearestOpaque(to rgb: UInt32, in palette: [(rgb: UInt32, opaque: Bool)]) -> Int {
+        func distance(_ a: UInt32, _ b: UInt32) -> Int {
+            (0..<3).reduce(0) { sum, channel in
+                let d = Int(a >> (8 * channel) & 0xFF) - Int(b >> (8 * channel) & 0xFF)
+                return sum + d * d
+            }
+        }
+        return palette.indices.filter { palette[$0].opaque }.min { distance(palette[$0].rgb, rgb) < distance(palette[$1].rgb, rgb) } ?? 0
+    }
+}

@@ -1,0 +1,251 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns the input frames, one at a time, into the frames of the GIF: each
+/// one only the rectangle that changed since what the decoder shows, input
+/// frames that look the same merged into one, and "restore to background"
+/// disposal where pixels must become transparent again (a GIF frame cannot
+/// make a pixel transparent; only a disposal can).
+///
+/// A frame's disposal depends on the frame after it, so each frame is handed
+/// out when the next different one arrives (or at `finish`). The differ keeps
+/// three canvases (the target image, what the decoder shows, the first
+/// frame) and the previous input, and its work per frame is proportional to
+/// the rows that changed and the rectangles it writes.
+final class FrameDiffer {
+    let width: Int
+    let height: Int
+    private let matte: Matte
+    /// Whether the animation plays more than once: then the last frame also
+    /// clears what must be transparent when the first frame comes back.
+    private let loops: Bool
+
+    /// The last input frame's bytes.
+    private var previousInput: [UInt8] = []
+    /// The image the pending frame must show (every pixel composited).
+    private var target: [CanvasPixel]
+    /// What the decoder shows before the pending frame is drawn.
+    private var display: [CanvasPixel]
+    /// The first frame's image, kept when the animation loops.
+    private var firstFrame: [CanvasPixel] = []
+    /// The new input frame composited, over the rows and columns that changed.
+    private var scratch: [CanvasPixel] = []
+    /// The frame not yet handed out: where it differs from `display`, and its delay.
+    private var pending: (changed: PixelRect?, delayMilliseconds: Int)?
+
+    init(width: Int, height: Int, matte: Matte, loops: Bool) {
+        self.width = width
+        self.height = height
+        self.matte = matte
+        self.loops = loops
+        target = [CanvasPixel](repeating: .clear, count: width * height)
+        display = target
+    }
+
+    /// Takes the next input frame (`width × height` RGBA pixels). Returns the
+    /// previous frame once it is complete, nil when this frame was merged
+    /// into it or is the first.
+    func add(_ input: [UInt8], delayMilliseconds delay: Int) -> FramePatch? {
+        defer { previousInput = input }
+        guard let pending else {
+            start(with: input, delay: delay)
+            return nil
+        }
+        guard let box = Self.changedRect(from: previousInput, to: input, width: width) else {
+            self.pending = (pending.changed, Self.addDelays(pending.delayMilliseconds, delay))
+            return nil
+        }
+        let (changed, cleared) = compositeIntoScratch(input, over: box)
+        guard let changed else {
+            // Different bytes, the same picture (e.g. another colour at alpha 0).
+            self.pending = (pending.changed, Self.addDelays(pending.delayMilliseconds, delay))
+            return nil
+        }
+        let patch = complete(clearing: cleared)
+        copyScratch(into: box)
+        // The new target differs from the display only where it changed, and
+        // where the frame just handed out clears its rectangle.
+        var differences = BoundingBox()
+        addDifferences(in: changed, to: &differences)
+        if patch.disposal == .clear {
+            addDifferences(in: patch.rect, to: &differences)
+        }
+        self.pending = (differences.rect, delay)
+        return patch
+    }
+
+    /// The longest a frame may last: 16 pieces of the GIF's longest delay
+    /// (about 2.9 hours); longer delays, and sums of them, stop there.
+    static let maxDelayMilliseconds = 16 * 655_350
+
+    /// The delay of two merged frames, at most `maxDelayMilliseconds`.
+    static func addDelays(_ a: Int, _ b: Int) -> Int {
+        min(a, maxDelayMilliseconds) + min(b, maxDelayMilliseconds) > maxDelayMilliseconds ? maxDelayMilliseconds : a + b
+    }
+
+    /// The last frame, or nil when no frame came.
+    func finish() -> FramePatch? {
+        guard pending != nil else { return nil }
+        var cleared = BoundingBox()
+        if loops {
+            // The first frame draws over the last one in decoders that do not
+            // clear the canvas when they start over.
+            target.withUnsafeBufferPointer { target in
+                firstFrame.withUnsafeBufferPointer { first in
+                    for index in 0..<width * height where target[index].isOpaque && !first[index].isOpaque {
+                        cleared.include(row: index / width, from: index % width)
+                    }
+                }
+            }
+        }
+        return complete(clearing: cleared.rect)
+    }
+
+    private func start(with input: [UInt8], delay: Int) {
+        input.withUnsafeBytes { bytes in
+            target.withUnsafeMutableBufferPointer { target in
+                for index in target.indices {
+                    target[index] = matte.composite(bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self).littleEndian)
+                }
+            }
+        }
+        if loops {
+            firstFrame = target
+        }
+        // The first frame covers the whole canvas, whatever it holds.
+        pending = (PixelRect(x: 0, y: 0, width: width, height: height), delay)
+    }
+
+    /// Composites `input` over `box` into `scratch`; returns the rectangles of
+    /// the pixels that differ from the target, and of those that go from
+    /// opaque to transparent (nil when none).
+    private func compositeIntoScratch(_ input: [UInt8], over box: PixelRect) -> (changed: PixelRect?, cleared: PixelRect?) {
+        if scratch.count < box.area {
+            scratch = [CanvasPixel](repeating: .clear, count: box.area)
+        }
+        var changed = BoundingBox(), cleared = BoundingBox()
+        input.withUnsafeBytes { bytes in
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                target.withUnsafeBufferPointer { target in
+                    var out = 0
+                    for y in box.y..<box.maxY {
+                        for x in box.x..<box.maxX {
+                            let index = y * width + x
+                            let pixel = matte.composite(bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self).littleEndian)
+                            scratch[out] = pixel
+                            out += 1
+                            let old = target[index]
+                            if pixel != old {
+                                changed.include(row: y, from: x)
+                                if !pixel.isOpaque {
+                                    cleared.include(row: y, from: x)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return (changed.rect, cleared.rect)
+    }
+
+    private func copyScratch(into box: PixelRect) {
+        target.withUnsafeMutableBufferPointer { target in
+            scratch.withUnsafeBufferPointer { scratch in
+                for row in 0..<box.height {
+                    let start = (box.y + row) * width + box.x
+                    for column in 0..<box.width {
+                        target[start + column] = scratch[row * box.width + column]
+                    }
+                }
+            }
+        }
+    }
+
+    /// Takes in the pixels of `rect` where the target differs from the display.
+    private func addDifferences(in rect: PixelRect, to box: inout BoundingBox) {
+        target.withUnsafeBufferPointer { target in
+            display.withUnsafeBufferPointer { display in
+                for y in rect.y..<rect.maxY {
+                    let row = y * width
+                    var x = rect.x
+                    while x < rect.maxX && target[row + x] == display[row + x] { x += 1 }
+                    guard x < rect.maxX else { continue }
+                    var last = rect.maxX - 1
+                    while target[row + last] == display[row + last] { last -= 1 }
+                    box.include(row: y, from: x, count: last - x + 1)
+                }
+            }
+        }
+    }
+
+    /// Hands out the pending frame: its changed rectangle grown to hold
+    /// `cleared` (pixels that must be transparent in the next frame), which
+    /// it then clears. Updates the display to what the decoder shows after it.
+    private func complete(clearing cleared: PixelRect?) -> FramePatch {
+        let (changed, delay) = pending ?? (nil, 0)
+        // A frame that changes nothing still needs a pixel in a GIF.
+        let rect = changed.union(cleared) ?? PixelRect(x: 0, y: 0, width: 1, height: 1)
+        let disposal: FramePatch.Disposal = cleared == nil ? .keep : .clear
+        var pixels = [PatchPixel](repeating: 0, count: rect.area)
+        pixels.withUnsafeMutableBufferPointer { pixels in
+            target.withUnsafeBufferPointer { target in
+                display.withUnsafeMutableBufferPointer { display in
+                    var out = 0
+                    for y in rect.y..<rect.maxY {
+                        for index in y * width + rect.x ..< y * width + rect.maxX {
+                            let pixel = target[index]
+                            pixels[out] = pixel == display[index] && pixel.isOpaque ? .kept(pixel) : pixel
+                            out += 1
+                            display[index] = disposal == .clear ? .clear : pixel
+                        }
+                    }
+                }
+            }
+        }
+        return FramePatch(rect: rect, disposal: disposal, delayMilliseconds: delay, pixels: pixels)
+    }
+
+    /// The smallest rectangle holding every pixel whose bytes differ between
+    /// two frames; nil when they are the same.
+    static func changedRect(from old: [UInt8], to new: [UInt8], width: Int) -> PixelRect? {
+        old.withUnsafeBytes { old in
+            new.withUnsafeBytes { new in
+                guard let oldBase = old.baseAddress, let newBase = new.baseAddress, old.count == new.count else { return nil }
+                let rowBytes = width * 4
+                let height = new.count / rowBytes
+                func rowDiffers(_ y: Int) -> Bool {
+                    memcmp(oldBase + y * rowBytes, newBase + y * rowBytes, rowBytes) != 0
+                }
+                var top = 0
+                while top < height && !rowDiffers(top) { top += 1 }
+                guard top < height else { return nil }
+                var bottom = height - 1
+                while !rowDiffers(bottom) { bottom -= 1 }
+                // Narrow the columns from both sides: each row only has to be
+                // searched where the box does not already reach.
+                var left = width, right = -1
+                for y in top...bottom {
+                    let oldRow = oldBase + y * rowBytes, newRow = newBase + y * rowBytes
+                    func same(_ x: Int) -> Bool {
+                        oldRow.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self) == newRow.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
+                    }
+                    func sameFour(_ x: Int) -> Bool {
+                        oldRow.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt32>.self) == newRow.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt32>.self)
+                    }
+                    // Four pixels at a time, then one.
+                    var x = 0
+                    while x + 4 <= left && sameFour(x) { x += 4 }
+                    while x < left && same(x) { x += 1 }
+                    left = x
+                    var last = width - 1
+                    while last - 4 >= right && sameFour(last - 3) { last -= 4 }
+                    while last > right && same(last) { last -= 1 }
+                    right = last
+                }
+                return PixelRect(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
+            }
+        }
+    }
+}

@@ -1,0 +1,298 @@
+/// Writes the frames that `FrameDiffer` plans into a `GIFFileWriter`: each
+/// frame's palette indices, with the global palette or its own, in up to
+/// three variants that differ only in which unchanged pixels become the
+/// transparent index; the file keeps whichever compresses smallest.
+final class FrameWriter {
+    /// GIF delays are 16-bit hundredths of a second.
+    static let maxDelayCentiseconds = 65535
+    /// Browsers show shorter delays as 100 ms.
+    static let minDelayCentiseconds = 2
+
+    private let file: GIFFileWriter
+    private let plan: PalettePlan
+    /// The number of the next frame.
+    private var frameNumber = 0
+    /// A file of one frame needs no delay, so a graphic control extension
+    /// only for transparency.
+    private let isStill: Bool
+    /// The colours of a frame with its own palette.
+    private var frameColors = ColorTable()
+    /// The frame's indices in each variant (`Variant`), reused from frame to frame.
+    private var simple: [UInt8] = []
+    private var runs: [UInt8] = []
+    private var hidden: [UInt8] = []
+    /// Per palette index: whether the frame draws it.
+    private var drawn = [Bool](repeating: false, count: ColorTable.paletteCapacity + 1)
+
+    init(file: GIFFileWriter, plan: PalettePlan, isStill: Bool) {
+        self.file = file
+        self.plan = plan
+        self.isStill = isStill
+    }
+
+    /// The ways to write a frame, by which unchanged (kept) pixels become
+    /// the transparent index: those whose colour the frame does not draw
+    /// (simple); also every run of them that holds two or more different
+    /// indices, so that it compresses as one run (runs); all of them (hidden).
+    private enum Variant {
+        case simple, runs, hidden
+    }
+
+    /// How a frame's pixels map to a palette.
+    private enum Fit {
+        /// Every pixel has an index: the simple variant holds them.
+        case fits(Indexing)
+        /// Some pixel has none.
+        case doesNotFit
+    }
+
+    /// What indexing a frame found.
+    private struct Indexing {
+        /// The index for transparent pixels (and hidden kept ones), if the
+        /// frame has any pixel that is not drawn and an index is free.
+        var transparentIndex: Int?
+        /// Whether some pixel is kept (already on screen), so that variants differ.
+        var hasKeptPixels: Bool
+    }
+
+    /// One way to write a frame: a variant and what its indices need.
+    private struct Candidate {
+        var variant: Variant
+        var maxIndex = 0
+        var usesTransparentIndex = false
+    }
+
+    /// Writes `patch` (frames in order; the first covers the canvas).
+    func write(_ patch: FramePatch) {
+        let onGlobal = plan.framesOnGlobal.indices.contains(frameNumber) && plan.framesOnGlobal[frameNumber]
+        frameNumber += 1
+        // A still shows for good: its delay means nothing.
+        let delays = isStill ? [0] : Self.centiseconds(patch.delayMilliseconds)
+        // Disposal happens after the last piece of a split delay.
+        let disposal = delays.count > 1 ? .keep : patch.disposal
+        var palette = onGlobal ? plan.global : nil
+        var fit = Fit.doesNotFit
+        if let palette {
+            // An entry of the table's padding (up to its power-of-two size) serves as transparent as well.
+            fit = index(patch, colors: palette.colors, indexLimit: Self.tableSize(palette.entryCount))
+        }
+        if case .doesNotFit = fit {
+            palette = nil
+            if collectColors(of: patch) {
+                fit = index(patch, colors: frameColors, indexLimit: ColorTable.paletteCapacity)
+            }
+        }
+        guard case .fits(let indexing) = fit else {
+            writeQuantized(patch, delay: delays[0], disposal: disposal)
+            writeHolds(patch, delays: delays, onGlobal: false)
+            return
+        }
+        let candidates = candidates(for: patch, indexing: indexing)
+        file.appendSmallest(of: candidates.count) { number in
+            let candidate = candidates[number]
+            let transparent = candidate.usesTransparentIndex ? indexing.transparentIndex : nil
+            if !isStill || transparent != nil {
+                file.appendGraphicControl(delayCentiseconds: delays[0], disposal: disposal, transparentIndex: transparent)
+            }
+            let colors = palette == nil ? frameColors.colors + (candidate.usesTransparentIndex ? [0] : []) : nil
+            file.appendImage(rect: patch.rect, localColors: colors, localSize: Self.tableSize(colors?.count ?? 0),
+                             codeBits: Self.bitWidth(candidate.maxIndex), indices: indices(of: candidate.variant))
+        }
+        writeHolds(patch, delays: delays, onGlobal: palette != nil)
+    }
+
+    /// Puts the colours the frame draws in `frameColors`; false when they
+    /// are more than a palette holds.
+    private func collectColors(of patch: FramePatch) -> Bool {
+        frameColors.removeAll()
+        var previous: PatchPixel?
+        for pixel in patch.pixels where pixel.mustDraw && pixel != previous {
+            previous = pixel
+            frameColors.insert(pixel.rgb)
+        }
+        return !frameColors.overflowed
+    }
+
+    /// Fills the simple variant with the frame's indices in `colors` (a
+    /// colour's position is its index). Transparent pixels, and kept pixels
+    /// whose colour the frame does not draw, get the transparent index: the
+    /// lowest index below `indexLimit` that the frame does not draw. Kept
+    /// pixels whose colour it draws keep that index. Does not fit when a drawn
+    /// colour is missing from `colors`, or a pixel needs the transparent
+    /// index and none is free (a kept colour from a frame with its own
+    /// palette may be missing from the global one).
+    private func index(_ patch: FramePatch, colors: ColorTable, indexLimit: Int) -> Fit {
+        var hasHiddenPixels = false, hasKeptPixels = false
+        let fits = Self.resized(&simple, to: patch.pixels.count) { indices in
+            drawn.withUnsafeMutableBufferPointer { drawn in
+                patch.pixels.withUnsafeBufferPointer { pixels in
+                    drawn.update(repeating: false)
+                    // Runs of one colour need one probe.
+                    var previous: PatchPixel = 0, previousIndex = 0
+                    for position in pixels.indices where pixels[position].mustDraw {
+                        let pixel = pixels[position]
+                        if pixel != previous {
+                            guard let index = colors.position(of: pixel.rgb) else { return false }
+                            previous = pixel
+                            previousIndex = index
+                            drawn[index] = true
+                        }
+                        indices[position] = UInt8(truncatingIfNeeded: previousIndex)
+                    }
+                    let free = drawn.firstIndex(of: false) ?? ColorTable.paletteCapacity
+                    let transparentIndex = free < indexLimit ? free : nil
+                    var previousKept: PatchPixel = 0, previousKeptIndex: Int?
+                    for position in pixels.indices where !pixels[position].mustDraw {
+                        let pixel = pixels[position]
+                        var own: Int?
+                        if pixel.isKept {
+                            hasKeptPixels = true
+                            if pixel != previousKept {
+                                previousKept = pixel
+                                previousKeptIndex = colors.position(of: pixel.rgb)
+                            }
+                            own = previousKeptIndex
+                        }
+                        if let own, drawn[own] {
+                            indices[position] = UInt8(truncatingIfNeeded: own)
+                            continue
+                        }
+                        hasHiddenPixels = true
+                        guard let index = transparentIndex ?? own else { return false }
+                        indices[position] = UInt8(truncatingIfNeeded: index)
+                    }
+                    return true
+                }
+            }
+        }
+        guard fits else { return .doesNotFit }
+        let free = drawn.firstIndex(of: false) ?? ColorTable.paletteCapacity
+        let transparentIndex = hasHiddenPixels || hasKeptPixels ? free < indexLimit ? free : nil : nil
+        return .fits(Indexing(transparentIndex: transparentIndex, hasKeptPixels: hasKeptPixels))
+    }
+
+    /// The variants worth compressing, duplicates left out: the simple one,
+    /// and when kept pixels can be transparent, the runs and hidden ones,
+    /// which it fills in.
+    private func candidates(for patch: FramePatch, indexing: Indexing) -> [Candidate] {
+        var stats = [Candidate(variant: .simple), Candidate(variant: .runs), Candidate(variant: .hidden)]
+        guard let transparentIndex = indexing.transparentIndex.map({ UInt8($0) }), indexing.hasKeptPixels else {
+            Self.measure(simple, transparentIndex: indexing.transparentIndex, into: &stats[0])
+            return [stats[0]]
+        }
+        let count = patch.pixels.count
+        Self.resized(&runs, to: count) { runs in
+            Self.resized(&hidden, to: count) { hidden in
+                simple.withUnsafeBufferPointer { simple in
+                    patch.pixels.withUnsafeBufferPointer { pixels in
+                        var runStart = -1, mixed = false
+                        func endRun(at end: Int) {
+                            if mixed {
+                                runs[runStart..<end].update(repeating: transparentIndex)
+                            }
+                            runStart = -1
+                            mixed = false
+                        }
+                        for position in pixels.indices {
+                            runs[position] = simple[position]
+                            if pixels[position].mustDraw {
+                                hidden[position] = simple[position]
+                                endRun(at: position)
+                                continue
+                            }
+                            hidden[position] = transparentIndex
+                            if runStart < 0 {
+                                runStart = position
+                            } else if simple[position] != simple[runStart] {
+                                mixed = true
+                            }
+                        }
+                        endRun(at: pixels.count)
+                    }
+                }
+            }
+        }
+        var candidates: [Candidate] = []
+        for var candidate in stats {
+            let indices = indices(of: candidate.variant)
+            guard !candidates.contains(where: { self.indices(of: $0.variant) == indices }) else { continue }
+            Self.measure(indices, transparentIndex: indexing.transparentIndex, into: &candidate)
+            candidates.append(candidate)
+        }
+        return candidates
+    }
+
+    private func indices(of variant: Variant) -> [UInt8] {
+        switch variant {
+        case .simple: simple
+        case .runs: runs
+        case .hidden: hidden
+        }
+    }
+
+    /// The largest index, and whether the transparent index is used.
+    private static func measure(_ indices: [UInt8], transparentIndex: Int?, into candidate: inout Candidate) {
+        var largest: UInt8 = 0, uses = false
+        let transparent = transparentIndex.map { UInt8($0) }
+        for index in indices {
+            largest = max(largest, index)
+            uses = uses || index == transparent
+        }
+        candidate.maxIndex = Int(largest)
+        candidate.usesTransparentIndex = uses
+    }
+
+    /// Runs `body` on `buffer` made `count` long (its old contents are not
+    /// kept), reusing its storage.
+    @discardableResult
+    private static func resized<Result>(_ buffer: inout [UInt8], to count: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Result) -> Result {
+        if buffer.count != count {
+            buffer = [UInt8](repeating: 0, count: count)
+        }
+        return buffer.withUnsafeMutableBufferPointer { body($0) }
+    }
+
+    /// A frame with too many colours for one palette, quantised.
+    private func writeQuantized(_ patch: FramePatch, delay: Int, disposal: FramePatch.Disposal) {
+        let result = ColorQuantizer.quantize(patch.pixels, width: patch.rect.width, height: patch.rect.height)
+        if !isStill || result.transparentIndex != nil {
+            file.appendGraphicControl(delayCentiseconds: delay, disposal: disposal, transparentIndex: result.transparentIndex)
+        }
+        file.appendImage(rect: patch.rect, localColors: result.colors, localSize: Self.tableSize(result.colors.count),
+                         codeBits: 0, indices: result.indices)
+    }
+
+    /// When a delay is too long for one frame: frames that show nothing new
+    /// for the rest of it, the last with the patch's disposal.
+    private func writeHolds(_ patch: FramePatch, delays: [Int], onGlobal: Bool) {
+        for (number, delay) in delays.enumerated().dropFirst() {
+            file.appendGraphicControl(delayCentiseconds: delay, disposal: number == delays.count - 1 ? patch.disposal : .keep, transparentIndex: 0)
+            let indices = [UInt8](repeating: 0, count: patch.rect.area)
+            file.appendImage(rect: patch.rect, localColors: onGlobal ? nil : [0, 0], localSize: 2, codeBits: 2, indices: indices)
+        }
+    }
+
+    /// A delay in hundredths of a second (rounded, at least the minimum, at
+    /// most `FrameDiffer.maxDelayMilliseconds`), cut into pieces that fit the 16-bit field.
+    static func centiseconds(_ milliseconds: Int) -> [Int] {
+        var remaining = max(minDelayCentiseconds, (min(milliseconds, FrameDiffer.maxDelayMilliseconds) + 5) / 10)
+        var pieces: [Int] = []
+        while remaining > maxDelayCentiseconds {
+            // Never leave a piece shorter than the minimum.
+            let piece = remaining - maxDelayCentiseconds >= minDelayCentiseconds ? maxDelayCentiseconds : maxDelayCentiseconds - minDelayCentiseconds
+            pieces.append(piece)
+            remaining -= piece
+        }
+        return pieces + [remaining]
+    }
+
+    /// The LZW code size for indices up to `maxIndex`: its bit width, at least 2.
+    static func bitWidth(_ maxIndex: Int) -> Int {
+        max(2, Int.bitWidth - maxIndex.leadingZeroBitCount)
+    }
+
+    /// Entries of a palette table for `count` colours: a power of two, at least 2.
+    static func tableSize(_ count: Int) -> Int {
+        1 << max(1, Int.bitWidth - (max(count, 1) - 1).leadingZeroBitCount)
+    }
+}

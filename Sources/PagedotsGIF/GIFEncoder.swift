@@ -1,0 +1,124 @@
+/// Writes an animation as a small animated GIF. Keeps scratch buffers
+/// between calls, so it is not `Sendable`: use one per thread.
+///
+/// Frames that look the same are merged; each frame stores only the
+/// rectangle that changed, with the transparent index where that makes it
+/// smaller; one global palette serves every frame when their colours fit,
+/// otherwise each frame has its own (quantised when it alone has more than
+/// 256 colours). giflib compresses and frames the file. docs/gif.md has the
+/// details.
+public final class GIFEncoder {
+    /// How many patch pixels (4 bytes each) the first pass may keep, for
+    /// frames of a given pixel count, so that the frames need not be asked
+    /// for twice: two frames' worth, or 2^18 (1 MiB) when that is more. Past
+    /// it, a second pass makes them again. (Tests lower it.)
+    var storedPixelLimit: (_ framePixels: Int) -> Int = { max(2 * $0, 1 << 18) }
+
+    public init() {}
+
+    /// The GIF file of an animation of `frameCount` frames of `width × height`.
+    ///
+    /// `frameAt(i)` gives frame i's straight-alpha RGBA pixels (`width × height × 4`
+    /// bytes, rows top to bottom) and how long it shows in milliseconds (a
+    /// multiple of 10, at least 20; others are rounded to hundredths of a
+    /// second, at least 2). The encoder asks for the frames in increasing
+    /// order, once each when the frames' changes fit in about two frames' worth
+    /// of memory (or 1 MiB), otherwise twice (two passes, each in order), so
+    /// that it never holds more than a couple of frames' pixels at once.
+    ///
+    /// `plays`: how many times the cycle plays in all, 0 (or less) meaning
+    /// forever. `matte`: the opaque colour that partly transparent pixels are
+    /// blended onto (fully transparent pixels stay transparent). No frames
+    /// give one transparent frame. The same input always gives the same bytes.
+    ///
+    /// - Precondition: `width` and `height` are 1…65535 (the GIF format's
+    ///   limit), and every frame has exactly `width × height × 4` bytes.
+    public func encode(
+        width: Int, height: Int, plays: Int, matte: (red: UInt8, green: UInt8, blue: UInt8),
+        frameCount: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int)
+    ) -> [UInt8] {
+        precondition((1...65535).contains(width) && (1...65535).contains(height), "a GIF is 1…65535 pixels a side, not \(width)×\(height)")
+        let frames = FrameSource(width: width, height: height, count: frameCount)
+        let matte = Matte(red: matte.red, green: matte.green, blue: matte.blue)
+        // Without a second play, the last frame need not prepare the first.
+        let loops = plays != 1
+
+        // First pass: plan every frame, count colours, keep the patches while they fit.
+        let storedPixelLimit = storedPixelLimit(width * height)
+        var census = ColorCensus()
+        var patches: [FramePatch] = []
+        var storedPixels = 0
+        frames.forEachPatch(of: frameAt, matte: matte, loops: loops) { patch in
+            census.add(patch)
+            storedPixels += patch.pixels.count
+            if storedPixels <= storedPixelLimit {
+                patches.append(patch)
+            } else if !patches.isEmpty {
+                patches.removeAll()
+            }
+        }
+        let keptAll = storedPixels <= storedPixelLimit
+
+        let plan = census.plan()
+        let palette = plan.global
+        let frameTotal = census.frameCount
+        let file = GIFFileWriter(
+            width: width, height: height,
+            // A transparent index that needs an entry of its own gets black.
+            globalColors: palette.map { $0.colors.colors + repeatElement(0, count: $0.entryCount - $0.colors.count) },
+            globalSize: FrameWriter.tableSize(palette?.entryCount ?? 0),
+            backgroundIndex: 0
+        )
+        if frameTotal > 1 {
+            Self.appendLoop(plays: plays, to: file)
+        }
+        let writer = FrameWriter(file: file, plan: plan, isStill: frameTotal == 1)
+        if keptAll {
+            patches.forEach(writer.write)
+        } else {
+            frames.forEachPatch(of: frameAt, matte: matte, loops: loops, writer.write)
+        }
+        return file.finish()
+    }
+
+    /// The loop extension for `plays` plays in all. Its count is the number
+    /// of times to play again after the first (0 = forever), as browsers read
+    /// it: one play needs no extension, N plays a count of N − 1.
+    static func appendLoop(plays: Int, to file: GIFFileWriter) {
+        if plays <= 0 {
+            file.appendLoop(repetitions: 0)
+        } else if plays > 1 {
+            file.appendLoop(repetitions: min(plays - 1, 65535))
+        }
+    }
+}
+
+/// The caller's frames, run through a fresh `FrameDiffer` on each pass.
+private struct FrameSource {
+    let width: Int
+    let height: Int
+    let count: Int
+
+    /// Hands every frame that `frameAt` gives, as planned, to `body`, in order.
+    func forEachPatch(
+        of frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int), matte: Matte, loops: Bool, _ body: (FramePatch) -> Void
+    ) {
+        let differ = FrameDiffer(width: width, height: height, matte: matte, loops: loops)
+        let byteCount = width * height * 4
+        if count <= 0 {
+            // No frames: one transparent frame.
+            _ = differ.add([UInt8](repeating: 0, count: byteCount), delayMilliseconds: 0)
+        }
+        for index in 0..<max(count, 0) {
+            let frame = frameAt(index)
+            precondition(frame.pixels.count == byteCount, "frame \(index) has \(frame.pixels.count) bytes, not \(width)×\(height)×4")
+            let delay = min(max(frame.delayMilliseconds, 0), FrameDiffer.maxDelayMilliseconds)
+            if let patch = differ.add(frame.pixels, delayMilliseconds: delay) {
+                body(patch)
+            }
+        }
+        if let patch = differ.finish() {
+            body(patch)
+        }
+    }
+}

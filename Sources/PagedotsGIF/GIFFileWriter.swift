@@ -1,0 +1,152 @@
+import CGif
+
+/// A GIF file written by giflib's encoder (`EGif…`) into memory: the screen
+/// descriptor and global palette, the NETSCAPE2.0 loop extension, graphic
+/// control extensions, and images whose LZW compression giflib does.
+///
+/// Images can be written as candidates: `appendSmallest` writes several
+/// encodings of one frame and keeps the smallest, discarding the others'
+/// bytes. giflib starts each image afresh (`EGifPutImageDesc` resets its LZW
+/// state), so what it wrote before a discarded candidate stays valid.
+///
+/// Only a failed allocation inside giflib can make a call fail, never the
+/// pixels, so failures are preconditions.
+final class GIFFileWriter {
+    /// Where giflib's output function appends.
+    private final class Output {
+        var bytes: [UInt8] = []
+    }
+
+    private let output = Output()
+    private var file: UnsafeMutablePointer<GifFileType>?
+
+    /// Opens the file and writes its header, logical screen descriptor and
+    /// global palette (`globalColors`, 24-bit RGB, padded to `globalSize`
+    /// entries, a power of two), or no global palette when `globalColors` is nil.
+    init(width: Int, height: Int, globalColors: [UInt32]?, globalSize: Int, backgroundIndex: Int) {
+        var error: Int32 = 0
+        let opened = EGifOpen(Unmanaged.passUnretained(output).toOpaque(), { file, data, count in
+            guard let file, let data, count >= 0, let userData = file.pointee.UserData else { return 0 }
+            let output = Unmanaged<Output>.fromOpaque(userData).takeUnretainedValue()
+            output.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(count)))
+            return count
+        }, &error)
+        guard let opened else { preconditionFailure("giflib EGifOpen failed with error \(error)") }
+        file = opened
+        // Extensions (delays, transparency, looping) need GIF89a.
+        EGifSetGifVersion(opened, true)
+        let status = Self.withColorMap(globalColors, size: globalSize) { map in
+            EGifPutScreenDesc(opened, Int32(width), Int32(height), 8, Int32(backgroundIndex), map)
+        }
+        Self.check(status, "EGifPutScreenDesc")
+    }
+
+    deinit {
+        if let file {
+            EGifCloseFile(file, nil)
+        }
+    }
+
+    /// The NETSCAPE2.0 application extension: after the last frame, start
+    /// over `repetitions` more times, 0 meaning forever.
+    func appendLoop(repetitions: Int) {
+        guard let file else { return }
+        let identifier = Array("NETSCAPE2.0".utf8)
+        // Sub-block 1 of the extension: the repetition count, little-endian.
+        let loop: [UInt8] = [1, UInt8(repetitions & 0xFF), UInt8(repetitions >> 8 & 0xFF)]
+        Self.check(EGifPutExtensionLeader(file, APPLICATION_EXT_FUNC_CODE), "EGifPutExtensionLeader")
+        Self.check(EGifPutExtensionBlock(file, Int32(identifier.count), identifier), "EGifPutExtensionBlock")
+        Self.check(EGifPutExtensionBlock(file, Int32(loop.count), loop), "EGifPutExtensionBlock")
+        Self.check(EGifPutExtensionTrailer(file), "EGifPutExtensionTrailer")
+    }
+
+    /// A graphic control extension: how long the next image shows, what
+    /// happens to it afterwards, and its transparent index.
+    func appendGraphicControl(delayCentiseconds: Int, disposal: FramePatch.Disposal, transparentIndex: Int?) {
+        guard let file else { return }
+        var block = GraphicsControlBlock(
+            DisposalMode: disposal == .clear ? DISPOSE_BACKGROUND : DISPOSE_DO_NOT,
+            UserInputFlag: false,
+            DelayTime: Int32(delayCentiseconds),
+            TransparentColor: Int32(transparentIndex ?? Int(NO_TRANSPARENT_COLOR))
+        )
+        var bytes = [GifByteType](repeating: 0, count: 4)
+        let length = EGifGCBToExtension(&block, &bytes)
+        Self.check(EGifPutExtension(file, GRAPHICS_EXT_FUNC_CODE, Int32(length), bytes), "EGifPutExtension")
+    }
+
+    /// One image: `rect` on the canvas, its palette indices row by row in
+    /// `indices`. With `localColors` (padded to
+    /// `localSize` entries, a power of two) the image has its own palette and
+    /// its LZW codes start at that palette's width; without, it uses the global
+    /// palette and its codes start at `codeBits` (2…8) bits, which must cover
+    /// every index it uses.
+    func appendImage(rect: PixelRect, localColors: [UInt32]?, localSize: Int, codeBits: Int, indices: [UInt8]) {
+        guard let file else { return }
+        if localColors == nil {
+            // giflib starts the LZW codes at the width of the palette in use;
+            // for the global one that is the screen's palette, which is
+            // already written, so its recorded width can be the image's.
+            file.pointee.SColorMap?.pointee.BitsPerPixel = Int32(codeBits)
+            // Going back to the global palette, giflib forgets the last local
+            // one without freeing it.
+            if let previous = file.pointee.Image.ColorMap {
+                GifFreeMapObject(previous)
+                file.pointee.Image.ColorMap = nil
+            }
+        }
+        let status = Self.withColorMap(localColors, size: localSize) { map in
+            EGifPutImageDesc(file, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), false, map)
+        }
+        Self.check(status, "EGifPutImageDesc")
+        // EGifPutLine takes any number of pixels (here all rows at once) and
+        // masks them in place to the code width: it gets a copy.
+        var pixels = indices
+        pixels.withUnsafeMutableBufferPointer { pixels in
+            Self.check(EGifPutLine(file, pixels.baseAddress, Int32(pixels.count)), "EGifPutLine")
+        }
+    }
+
+    /// Calls `write` for each of `count` candidates (each appending the same
+    /// frame some other way) and keeps only the bytes of the smallest; on a
+    /// tie, the earlier.
+    func appendSmallest(of count: Int, _ write: (Int) -> Void) {
+        let start = output.bytes.count
+        var bestSize: Int?
+        for candidate in 0..<count {
+            let candidateStart = output.bytes.count
+            write(candidate)
+            let size = output.bytes.count - candidateStart
+            if let best = bestSize, size >= best {
+                output.bytes.removeSubrange(candidateStart...)
+            } else {
+                output.bytes.removeSubrange(start..<candidateStart)
+                bestSize = size
+            }
+        }
+    }
+
+    /// Writes the trailer and returns the file.
+    func finish() -> [UInt8] {
+        if let file {
+            Self.check(EGifCloseFile(file, nil), "EGifCloseFile")
+            self.file = nil
+        }
+        return output.bytes
+    }
+
+    /// Runs `body` with a giflib colour map of `colors` padded with black to
+    /// `size` entries, or with nil when `colors` is nil.
+    private static func withColorMap(_ colors: [UInt32]?, size: Int, _ body: (UnsafeMutablePointer<ColorMapObject>?) -> Int32) -> Int32 {
+        guard let colors else { return body(nil) }
+        var entries = colors.map { GifColorType(Red: UInt8(truncatingIfNeeded: $0), Green: UInt8(truncatingIfNeeded: $0 >> 8), Blue: UInt8(truncatingIfNeeded: $0 >> 16)) }
+        entries += repeatElement(GifColorType(Red: 0, Green: 0, Blue: 0), count: size - entries.count)
+        guard let map = GifMakeMapObject(Int32(size), entries) else { preconditionFailure("giflib GifMakeMapObject failed for \(size) colours") }
+        defer { GifFreeMapObject(map) }
+        return body(map)
+    }
+
+    private static func check(_ status: Int32, _ call: String) {
+        precondition(status == GIF_OK, "giflib \(call) failed")
+    }
+}

@@ -1,0 +1,50 @@
+/// A rectangle of whole pixels on the canvas, origin top-left.
+struct PixelRect: Equatable {
+    var x: Int
+    var y: Int
+    var width: Int
+    var height: Int
+
+    /// One past the right column.
+    var maxX: Int { x + width }
+    /// One past the bottom row.
+    var maxY: Int { y + height }
+    var area: Int { width * height }
+
+    /// The smallest rectangle that holds both.
+    func union(_ other: PixelRect) -> PixelRect {
+        let left = min(x, other.x), top = min(y, other.y)
+        return PixelRect(x: left, y: top, width: max(maxX, other.maxX) - left, height: max(maxY, other.maxY) - top)
+    }
+}
+
+extension PixelRect? {
+    /// The smallest rectangle that holds both; nil when neither exists.
+    func union(_ other: PixelRect?) -> PixelRect? {
+        guard let self else { return other }
+        guard let other else { return self }
+        return self.union(other)
+    }
+}
+
+/// Grows to the smallest rectangle holding every pixel it is shown.
+struct BoundingBox {
+    private var left = Int.max
+    private var top = Int.max
+    private var right = Int.min
+    private var bottom = Int.min
+
+    /// Takes in the pixels `x ..< x + count` of row `y`.
+    @inline(__always)
+    mutating func include(row y: Int, from x: Int, count: Int = 1) {
+        left = min(left, x)
+        right = max(right, x + count - 1)
+        top = min(top, y)
+        bottom = max(bottom, y)
+    }
+
+    /// The rectangle, or nil when no pixel was taken in.
+    var rect: PixelRect? {
+        left <= right ? PixelRect(x: left, y: top, width: right - left + 1, height: bottom - top + 1) : nil
+    }
+}

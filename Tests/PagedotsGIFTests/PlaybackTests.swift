@@ -1,0 +1,87 @@
+@testable import PagedotsGIF
+import Testing
+import TestSupport
+
+/// Encodes `animation`, reads it back with giflib and plays it: every frame
+/// must show exactly the input over the matte, merged frames once with their
+/// delays summed. Returns what was read.
+@discardableResult
+func expectPlaysBack(
+    _ animation: TestAnimation, plays: Int = 0, matte: TestAnimation.Matte = (255, 255, 255),
+    encoder: GIFEncoder = GIFEncoder(), tolerance: Int = 0, sourceLocation: SourceLocation = #_sourceLocation
+) throws -> GIFReader {
+    let gif = animation.encode(plays: plays, matte: matte, encoder: encoder)
+    let read = try GIFReader(gif)
+    let expected = animation.expectedFrames(matte: matte)
+    #expect(read.width == animation.width && read.height == animation.height, sourceLocation: sourceLocation)
+    #expect(read.frames.count == expected.count, "frames after merging", sourceLocation: sourceLocation)
+    for (number, (frame, wanted)) in zip(read.frames, expected).enumerated() {
+        let difference = frame.canvas == wanted.canvas ? nil : RGBADifference.between(
+            expected: wanted.canvas, actual: frame.canvas, width: animation.width, height: animation.height, tolerance: tolerance
+        )
+        #expect(difference == nil, "frame \(number): \(difference?.description ?? "")", sourceLocation: sourceLocation)
+        if expected.count > 1 {
+            #expect(frame.delay == wanted.delayMilliseconds / 10, "frame \(number)'s delay", sourceLocation: sourceLocation)
+        }
+    }
+    if let first = read.frames.first {
+        #expect(first.left == 0 && first.top == 0 && first.width == animation.width && first.height == animation.height,
+                "the first frame covers the canvas", sourceLocation: sourceLocation)
+    }
+    return read
+}
+
+@Suite("Frames read back with giflib show the input over the matte")
+struct PlaybackTests {
+    @Test("a dot sliding along a row of dots, at 1x, 2x and 3x sizes", arguments: [(6, 5), (12, 4), (18, 3)])
+    func slidingDot(diameter: Int, count: Int) throws {
+        let read = try expectPlaysBack(.slidingDot(count: count, diameter: diameter, steps: 5))
+        #expect(read.globalPaletteSize != nil)
+        #expect(read.frames.allSatisfy { $0.localPaletteSize == nil })
+        // Frames after the first store only what changed.
+        #expect(read.frames.dropFirst().allSatisfy { $0.width * $0.height < read.width * read.height / 2 })
+    }
+
+    @Test("on an opaque background and over a dark matte")
+    func backgrounds() throws {
+        try expectPlaysBack(.slidingDot(background: [20, 20, 24]))
+        try expectPlaysBack(.slidingDot(color: [255, 45, 85]), matte: (0, 0, 0))
+    }
+
+    @Test("pixels that become transparent again are cleared by disposal")
+    func clearing() throws {
+        // A square that moves right over a transparent canvas and then vanishes.
+        var animation = TestAnimation(width: 20, height: 6)
+        for step in [0, 3, 6, 9, -1, 12] {
+            animation.append { x, _ in step >= 0 && (step..<step + 4).contains(x) ? [200, 0, 0, 255] : [0, 0, 0, 0] }
+        }
+        let read = try expectPlaysBack(animation)
+        #expect(read.frames.contains { $0.disposal == 2 })
+    }
+
+    @Test("frames that look the same merge, with their delays added")
+    func merging() throws {
+        var animation = TestAnimation(width: 8, height: 4)
+        animation.append(delay: 100) { x, _ in x < 4 ? [0, 0, 255, 255] : [0, 0, 0, 0] }
+        // Same picture: only the colour under alpha 0 differs.
+        animation.append(delay: 30) { x, _ in x < 4 ? [0, 0, 255, 255] : [9, 9, 9, 0] }
+        animation.append(delay: 20) { x, _ in x < 5 ? [0, 0, 255, 255] : [0, 0, 0, 0] }
+        animation.append(delay: 20) { x, _ in x < 5 ? [0, 0, 255, 255] : [0, 0, 0, 0] }
+        let read = try expectPlaysBack(animation)
+        #expect(read.frames.map(\.delay) == [13, 4])
+    }
+
+    @Test("loop counts: N plays in all", arguments: [0, 1, 2, 5, 100])
+    func loops(plays: Int) throws {
+        let read = try expectPlaysBack(.slidingDot(count: 2, steps: 2), plays: plays)
+        #expect(read.plays == plays)
+        #expect((read.loopRepetitions == nil) == (plays == 1), "one play has no loop extension")
+    }
+
+    @Test("the first frame is the still image over the matte")
+    func firstFrame() throws {
+        let animation = TestAnimation.slidingDot(color: [52, 199, 89])
+        let read = try GIFReader(animation.encode(matte: (10, 20, 30)))
+        #expect(read.frames.first?.canvas == TestAnimation.composite(animation.frames[0].pixels, over: (10, 20, 30)))
+    }
+}
