@@ -1,4 +1,5 @@
 import PagedotsCore
+import PagedotsGIF
 import PagedotsPNG
 import PagedotsRender
 
@@ -9,37 +10,65 @@ public struct EncodedImage: Sendable {
 }
 
 /// The whole drawing pipeline for one thread: spec → drawing → pixels → PNG
-/// (or spec → drawing → SVG). Keeps Cairo and zlib state between images, so
-/// it is not `Sendable`: one per thread. The server and `pagedots render` both
-/// use it, so they give the same bytes.
+/// (or spec → drawing → SVG, or spec → timeline → frames → GIF). Keeps
+/// Cairo, zlib and encoder state between images, so it is not `Sendable`:
+/// one per thread. The server and `pagedots render` both use it, so they
+/// give the same bytes.
 public final class ImageMaker {
     private let renderer = RasterRenderer()
     private let encoder = PNGEncoder()
     private let svgWriter = SVGWriter()
+    private let gifEncoder = GIFEncoder()
 
     public init() {}
 
     /// Why this build cannot make the image of a validated spec, or nil
-    /// when it can: animations wait for their GIF and APNG encoders.
+    /// when it can: APNG waits for its encoder.
     public static func refusal(for spec: IndicatorSpec) -> ParameterError? {
-        guard spec.format.isAnimated else { return nil }
+        guard spec.format == .apng else { return nil }
         return ParameterError(
             parameter: ParameterName.format.rawValue,
-            description: "format: must be png or svg (animated \(spec.format.rawValue) is not made yet); got \"\(spec.format.rawValue)\""
+            description: "format: must be png, svg or gif (animated apng is not made yet); got \"apng\""
         )
     }
 
     /// The image file for a validated spec that `refusal(for:)` accepts.
     public func makeImage(for spec: IndicatorSpec) -> EncodedImage {
-        let drawing = IndicatorLayout.drawing(for: spec)
+        let bytes: [UInt8]
         switch spec.format {
         case .svg:
-            return EncodedImage(bytes: svgWriter.svg(for: drawing), contentType: spec.format.mediaType)
-        case .png, .gif, .apng:
-            let image = renderer.render(drawing, scale: spec.scale)
-            let png = encoder.encode(rgba: image.pixels, width: image.width, height: image.height)
-            return EncodedImage(bytes: png, contentType: spec.format.mediaType)
+            bytes = svgWriter.svg(for: IndicatorLayout.drawing(for: spec))
+        case .png, .apng:
+            let image = renderer.render(IndicatorLayout.drawing(for: spec), scale: spec.scale)
+            bytes = encoder.encode(rgba: image.pixels, width: image.width, height: image.height)
+        case .gif:
+            let matte = (red: spec.matte.red, green: spec.matte.green, blue: spec.matte.blue)
+            bytes = animation(for: spec) { width, height, frameCount, frameAt in
+                gifEncoder.encode(width: width, height: height, plays: spec.loop, matte: matte, frameCount: frameCount, frameAt: frameAt)
+            }
         }
+        return EncodedImage(bytes: bytes, contentType: spec.format.mediaType)
+    }
+
+    /// An animated spec's file as `encode` writes it, given the canvas in
+    /// pixels, the number of frames of the spec's timeline, and each frame's
+    /// pixels and delay, drawn when the encoder asks for it (again on a
+    /// later pass, rather than holding every frame's pixels).
+    private func animation(
+        for spec: IndicatorSpec,
+        encode: (_ width: Int, _ height: Int, _ frameCount: Int, _ frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int)) -> [UInt8]
+    ) -> [UInt8] {
+        let timeline = AnimationTimeline(spec: spec)
+        let frames = timeline.frames()
+        // The last frame drawn, kept for the encoder's next question (often about the same frame).
+        var last = (index: 0, image: renderer.render(timeline.drawing(of: frames[0]), scale: spec.scale))
+        func frame(at index: Int) -> (pixels: [UInt8], delayMilliseconds: Int) {
+            if last.index != index {
+                last = (index, renderer.render(timeline.drawing(of: frames[index]), scale: spec.scale))
+            }
+            return (last.image.pixels, frames[index].delay)
+        }
+        return encode(last.image.width, last.image.height, frames.count, frame(at:))
     }
 }
 
