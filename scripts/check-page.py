@@ -4,10 +4,11 @@
 Usage: check-page.py BASE_URL SCREENSHOT.png
 
 Loads BASE_URL/ from a running pagedots, changes controls as a person would,
-and checks that the preview image and the snippets follow, that a bad
-combination shows the service's 400 line instead of a broken image, and that
-the page logs nothing to the console but the 400 it was made to cause. Ends
-with a screenshot of the page as it first appears. Prints one line per check
+and checks that the previews (light and dark) and the snippets follow (the
+<img>, the <picture> and GitHub pair with their dark images, the theme=auto
+SVG), that a bad combination shows the service's 400 line instead of a
+broken image, and that the page logs nothing to the console but the 400s it
+was made to cause. Ends with a screenshot of the page as it first appears. Prints one line per check
 and `N passed, N failed`; exits 1 if anything failed.
 """
 import base64
@@ -73,9 +74,27 @@ try:
     check("the <img> snippet is 88x16 CSS pixels with 'Page 3 of 5'",
           'width="88" height="16" alt="Page 3 of 5"' in value("img-snippet"))
     check("the 2x preview is 176 image pixels wide", preview_width() == 176)
-    check("the <picture> snippet has a dark source with color=FFFFFF",
-          'media="(prefers-color-scheme: dark)"' in value("picture-snippet")
-          and "color=FFFFFF" in value("picture-snippet"))
+    picture = value("picture-snippet")
+    check("the <picture> snippet's dark source is the theme=dark image, its <img> the light one",
+          '<source srcset="' + BASE + '/indicator?pages=5&amp;current=2&amp;style=pill&amp;theme=dark&amp;scale=2" '
+          'media="(prefers-color-scheme: dark)">' in picture
+          and '<img src="' + BASE + '/indicator?pages=5&amp;current=2&amp;style=pill&amp;scale=2" width="88"' in picture)
+    github = value("github-snippet").split("\n")
+    check("the GitHub snippet is the light image #gh-light-mode-only and the dark one #gh-dark-mode-only",
+          len(github) == 2 and '&amp;scale=2#gh-light-mode-only" width="88" height="16"' in github[0]
+          and '&amp;theme=dark&amp;scale=2#gh-dark-mode-only" width="88" height="16"' in github[1])
+    check("the SVG that follows the colour scheme is format=svg&theme=auto, without scale",
+          value("auto-url") == BASE + "/indicator?pages=5&current=2&style=pill&theme=auto&format=svg")
+    auto = driver.execute_script("return fetch(arguments[0]).then((r) => r.text())", value("auto-url"))
+    check("and it holds its dark colours under prefers-color-scheme: dark",
+          "@media (prefers-color-scheme:dark)" in auto and "#0a84ff" in auto and 'fill="#007aff"' in auto)
+    previews = driver.execute_script(
+        "return ['preview', 'preview-dark'].map((id) => [document.getElementById(id).src, document.getElementById(id).naturalWidth])")
+    check("the previews are the light image and the theme=dark one, both drawn",
+          "theme=" not in previews[0][0] and "&theme=dark&" in previews[1][0]
+          and previews[0][1] == 176 and previews[1][1] == 176)
+    check("the dark colours' controls show in the light theme (the dark image uses them)",
+          find("p-darkcolor").is_displayed() and find("p-darkbg").is_displayed())
     gallery = driver.execute_script(
         "return [...document.querySelectorAll('#gallery img')].map(i => i.complete && i.naturalWidth > 0)")
     check(f"all {len(gallery)} gallery images load", len(gallery) == 11 and all(gallery))
@@ -122,14 +141,31 @@ try:
     driver.get(BASE + "/#pages=7&current=3&style=progress&progress=0.7&scale=2")
     wait_for("a #query in the address sets the builder", lambda d: 'alt="Page 4 of 7"' in value("img-snippet"))
 
-    # Nothing in the console but the 400 caused on purpose (Chromium reports it as a network error).
+    type_into("darkcolor", "ff9f0a")
+    wait_for("a dark colour goes into the dark images' URLs",
+             lambda d: "&amp;theme=dark&amp;darkcolor=ff9f0a&amp;scale=2\"" in value("picture-snippet")
+             and "&amp;theme=dark&amp;darkcolor=ff9f0a&amp;scale=2#gh-dark-mode-only" in value("github-snippet")
+             and value("auto-url").endswith("&theme=auto&darkcolor=ff9f0a&format=svg"))
+    check("but not into the light image's", "darkcolor" not in value("url") and "darkcolor" not in value("img-snippet"))
+    Select(find("p-theme")).select_by_value("dark")
+    wait_for("theme=dark: the URL and the <img> are the dark image",
+             lambda d: value("url").endswith("&theme=dark&darkcolor=ff9f0a&scale=2") and "theme=dark" in value("img-snippet"))
+    Select(find("p-theme")).select_by_value("auto")
+    wait_for("theme=auto with PNG shows the service's 400 line",
+             lambda d: find("error").is_displayed() and find("error").text.startswith("400: theme: must be light or dark for a png image"))
+    Select(find("p-format")).select_by_value("svg")
+    wait_for("with format=svg it draws, and the URL is the SVG that switches",
+             lambda d: find("preview").is_displayed() and value("url").endswith("&theme=auto&darkcolor=ff9f0a&format=svg"))
+
+    # Nothing in the console but the 400s caused on purpose (Chromium reports them as network errors).
     entries = driver.get_log("browser")
+    deliberate = ("stroke=9", "theme=auto")
     unexpected = [entry for entry in entries
-                  if not ("stroke=9" in entry["message"] and "400" in entry["message"])
+                  if not (any(cause in entry["message"] for cause in deliberate) and "400" in entry["message"])
                   and entry["level"] in ("SEVERE", "WARNING")]
     for entry in unexpected:
         print("  console:", entry["level"], entry["message"][:300])
-    check(f"no console errors or warnings ({len(entries)} entries, all from the deliberate 400)", not unexpected)
+    check(f"no console errors or warnings ({len(entries)} entries, all from the deliberate 400s)", not unexpected)
 
     driver.get(BASE + "/")
     wait.until(lambda d: value("img-snippet"))

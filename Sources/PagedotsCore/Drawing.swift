@@ -52,12 +52,30 @@ public enum PathElement: Hashable, Sendable {
     case close
 }
 
+/// A basic shape that a path traces exactly, remembered where the path is
+/// built so that a writer can name it (SVG's `<circle>`, `<rect>`, a stroked
+/// ring) instead of spelling out its curves. Renderers that only draw the
+/// path's elements may ignore it: the elements are the shape.
+public indirect enum PathPrimitive: Hashable, Sendable {
+    /// The ellipse inscribed in the box (a circle in a square box).
+    case ellipse(Rect)
+    /// The box with quarter-circle corners of `radius` (0: square corners;
+    /// half the short side: a capsule).
+    case roundedRect(Rect, radius: Double)
+    /// The band `width` wide just inside the edge of `outline`: filled, it
+    /// is a line `width` wide centred `width/2` inside the edge.
+    case ring(PathPrimitive, width: Double)
+}
+
 /// An outline made of subpaths; filled with the non-zero winding rule.
 public struct Path: Hashable, Sendable {
     public var elements: [PathElement]
+    /// The basic shape the elements trace, when the path was built as one.
+    public var primitive: PathPrimitive?
 
-    public init(_ elements: [PathElement] = []) {
+    public init(_ elements: [PathElement] = [], primitive: PathPrimitive? = nil) {
         self.elements = elements
+        self.primitive = primitive
     }
 }
 

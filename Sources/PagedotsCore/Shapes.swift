@@ -20,7 +20,9 @@ enum ShapePath {
         case .rounded:
             return roundedRect(rect, radius: short / 4)
         case .square:
-            return polygon(in: rect, [(0, 0), (1, 0), (1, 1), (0, 1)])
+            var square = polygon(in: rect, [(0, 0), (1, 0), (1, 1), (0, 1)])
+            square.primitive = .roundedRect(rect, radius: 0)
+            return square
         case .diamond:
             return polygon(in: rect, [(0.5, 0), (1, 0.5), (0.5, 1), (0, 0.5)])
         case .star:
@@ -35,9 +37,14 @@ enum ShapePath {
     /// way, so that a non-zero fill leaves the middle empty. The whole shape
     /// when the ring would fill it; nil for the star and the heart, whose
     /// inner outline is no simple shape (draw those as a clipped stroke).
+    /// Where the outline is a circle or a rounded rectangle, the inner one is
+    /// exactly the outline moved `width` inwards (the corner radius less
+    /// `width`, square once that is spent), so the path remembers it is a
+    /// `PathPrimitive.ring`; a diamond's ring does not.
     static func ring(for shape: Shape, in rect: Rect, width: Double) -> Path? {
         let short = min(rect.width, rect.height)
-        guard 2 * width < short else { return path(for: shape, in: rect) }
+        let outline = path(for: shape, in: rect)
+        guard 2 * width < short else { return outline }
         let isSquare = rect.width == rect.height
         let inner: Path
         switch shape {
@@ -56,10 +63,10 @@ enum ShapePath {
             let side = (a * a + b * b).squareRoot()
             let (innerA, innerB) = (a - width * side / b, b - width * side / a)
             // Sides moved past the centre leave no hole: the ring is the whole diamond.
-            guard innerA > 0, innerB > 0 else { return path(for: .diamond, in: rect) }
+            guard innerA > 0, innerB > 0 else { return outline }
             inner = path(for: .diamond, in: Rect(x: rect.midX - innerA, y: rect.midY - innerB, width: 2 * innerA, height: 2 * innerB))
         }
-        return Path(path(for: shape, in: rect).elements + reversed(inner).elements)
+        return Path(outline.elements + reversed(inner).elements, primitive: outline.primitive.map { .ring($0, width: width) })
     }
 
     /// A closed outline (one subpath) traced the other way round.
@@ -103,7 +110,7 @@ enum ShapePath {
             .curve(Point(x: cx - rx, y: cy - oy), Point(x: cx - ox, y: cy - ry), Point(x: cx, y: cy - ry)),
             .curve(Point(x: cx + ox, y: cy - ry), Point(x: cx + rx, y: cy - oy), Point(x: cx + rx, y: cy)),
             .close,
-        ])
+        ], primitive: .ellipse(rect))
     }
 
     /// A rectangle with quarter-circle corners of `radius` (at most half the
@@ -129,7 +136,7 @@ enum ShapePath {
         corner(from: Point(x: left, y: top + r),
                Point(x: left, y: top + o), Point(x: left + o, y: top), to: Point(x: left + r, y: top))
         elements.append(.close)
-        return Path(elements)
+        return Path(elements, primitive: .roundedRect(rect, radius: r))
     }
 
     /// A closed polygon through `points` given as fractions of `rect`.

@@ -1,13 +1,24 @@
 import PagedotsCore
 
-/// Writes a `Drawing` as an SVG document sized in points.
+/// Writes a `Drawing` as an SVG document sized in points, as a person would
+/// write it (docs/styles.md, "SVG"): circles as `<circle>`, squares, rounded
+/// squares and capsules as `<rect>`, rings as stroked circles and rects,
+/// other outlines as the shortest path data, each colour set once where
+/// the elements that use it can inherit it.
 ///
 /// Written directly, element by element, so the same drawing always gives
-/// the same bytes: coordinates rounded to 1/100 point (as the PNG draws them), opacities to 1/1000,
-/// no trailing zeros. Text becomes glyph outlines (the same ones, at the same
-/// places, that the PNG fills), so the document needs no font to look the
-/// same everywhere: each distinct glyph is written once in `<defs>` and
-/// placed with a `<use>` wherever it occurs.
+/// the same bytes: path coordinates rounded to 1/100 point (as the PNG draws
+/// them), opacities to 1/1000. Text becomes glyph outlines (the same ones, at
+/// the same places, that the PNG fills), so the document needs no font to
+/// look the same everywhere: each distinct glyph is written once in `<defs>`
+/// and placed with a `<use>` wherever it occurs.
+///
+/// Given the drawing of the same image in the dark colours (`theme=auto`),
+/// the document draws the light colours and switches to the dark ones under
+/// `@media (prefers-color-scheme: dark)`: colours do not move anything, so
+/// the two drawings' items correspond one to one, and each element's dark
+/// paint is the corresponding dark item's.
+///
 /// Keeps Cairo and Pango state for the glyphs, so it is not `Sendable`: one per thread.
 public final class SVGWriter {
     /// Made on the first title, so drawings without text never start Pango or fontconfig.
@@ -15,153 +26,118 @@ public final class SVGWriter {
 
     public init() {}
 
-    /// The document's bytes (UTF-8), the same for the same drawing.
-    public func svg(for drawing: Drawing) -> [UInt8] {
+    /// The document's bytes (UTF-8), the same for the same drawings. With
+    /// `dark`, the colours switch to `dark`'s under the dark colour scheme.
+    public func svg(for drawing: Drawing, dark: Drawing? = nil) -> [UInt8] {
         var document = SVGDocument()
-        let width = SVGDocument.number(drawing.size.width), height = SVGDocument.number(drawing.size.height)
-        if drawing.background.alpha > 0 {
-            document.append("<rect width=\"\(width)\" height=\"\(height)\"\(SVGDocument.paint("fill", drawing.background))/>")
+        var nodes: [SVGNode] = []
+        let width = SVGNumber.text(drawing.size.width), height = SVGNumber.text(drawing.size.height)
+        let background = SVGPaint.fill(drawing.background, dark?.background ?? drawing.background)
+        if !background.isInvisible {
+            nodes.append(SVGNode(.shape(SVGShape(tag: "rect", geometry: " width=\"\(width)\" height=\"\(height)\"")), paint: background))
         }
-        for item in drawing.items { write(item, to: &document) }
+        nodes += self.nodes(for: drawing.items, dark: dark?.items, in: &document)
+        let root = Self.rootPaint(for: nodes)
+        document.write(nodes, in: root.applied(to: .initial))
         return document.finished(
-            opening: "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">",
-            closing: "</svg>"
+            opening: "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\"",
+            root: root.override(in: .initial)
         )
     }
 
-    private func write(_ item: DrawItem, to document: inout SVGDocument) {
+    /// The nodes for `items`, each painted with its counterpart in `dark`
+    /// (its own colours where the two drawings do not correspond).
+    private func nodes(for items: [DrawItem], dark: [DrawItem]?, in document: inout SVGDocument) -> [SVGNode] {
+        let counterparts = dark.flatMap { $0.count == items.count ? $0 : nil }
+        return items.indices.flatMap { index in
+            nodes(for: items[index], dark: counterparts?[index], in: &document)
+        }
+    }
+
+    private func nodes(for item: DrawItem, dark: DrawItem?, in document: inout SVGDocument) -> [SVGNode] {
         switch item {
         case .fill(let path, let color):
-            document.append("<path d=\"\(SVGDocument.pathData(path))\"\(SVGDocument.paint("fill", color))/>")
+            var darkColor = color
+            if case .fill(_, let other)? = dark { darkColor = other }
+            switch SVGShape.filling(path) {
+            case .fill(let shape):
+                return visible(SVGNode(.shape(shape), paint: .fill(color, darkColor)))
+            case .stroke(let shape, let width):
+                return visible(SVGNode(.shape(shape), paint: .stroke(color, darkColor, width: width)))
+            }
         case .stroke(let path, let lineWidth, let color):
-            document.append("<path d=\"\(SVGDocument.pathData(path))\" fill=\"none\"\(SVGDocument.paint("stroke", color)) stroke-width=\"\(SVGDocument.number(lineWidth))\"/>")
+            var darkColor = color
+            if case .stroke(_, _, let other)? = dark { darkColor = other }
+            let width = SVGNumber.text(lineWidth, digits: SVGNumber.shapeDecimals)
+            return visible(SVGNode(.shape(SVGShape.outline(of: path)), paint: .stroke(color, darkColor, width: width)))
         case .clipped(let clip, let items):
-            let id = document.nextClipID()
-            document.append("<clipPath id=\"\(id)\"><path d=\"\(SVGDocument.pathData(clip))\"/></clipPath><g clip-path=\"url(#\(id))\">")
-            for inner in items { write(inner, to: &document) }
-            document.append("</g>")
+            var darkItems: [DrawItem]?
+            if case .clipped(_, let other)? = dark { darkItems = other }
+            var inside = nodes(for: items, dark: darkItems, in: &document)
+            guard !inside.isEmpty else { return [] }
+            let outline = SVGShape.outline(of: clip)
+            // One element takes the clip itself; several share a group.
+            guard inside.count == 1, inside[0].clip == nil else {
+                return [SVGNode(.group(inside), clip: document.clipID(for: outline))]
+            }
+            if case .shape(let shape) = inside[0].content, shape == outline {
+                // Drawn along its own clip (a star's or heart's ring): the outline is defined once and used twice.
+                let id = document.shapeID(for: shape)
+                inside[0].content = .reference(id)
+                inside[0].clip = document.clipID(using: id)
+            } else {
+                inside[0].clip = document.clipID(for: outline)
+            }
+            return inside
         case .text(let run):
-            write(text.glyphRun(for: run), to: &document)
+            var darkColor = run.color
+            if case .text(let other)? = dark { darkColor = other.color }
+            let paint = SVGPaint.glyphs(run.color, darkColor)
+            guard !paint.isInvisible else { return [] }
+            let glyphs = text.glyphRun(for: run).glyphs
+            guard !glyphs.isEmpty else { return [] }
+            let uses = glyphs.map { glyph in
+                SVGGlyphUse(id: document.glyphID(for: glyph), x: SVGNumber.units(glyph.origin.x), y: SVGNumber.units(glyph.origin.y))
+            }
+            return [SVGNode(.glyphs(uses), paint: paint)]
         }
     }
 
-    /// A group in the run's colour (its alpha as the group's opacity, as the
-    /// PNG paints it) with a `<use>` of each glyph's definition at its origin.
-    private func write(_ run: GlyphRun, to document: inout SVGDocument) {
-        guard !run.glyphs.isEmpty, run.color.alpha > 0 else { return }
-        var opaque = run.color
-        opaque.alpha = 255
-        var group = "<g\(SVGDocument.paint("fill", opaque))"
-        if run.color.alpha < 255 {
-            group += " opacity=\"\(SVGDocument.number(Double(run.color.alpha) / 255, digits: 3))\""
-        }
-        document.append(group + ">")
-        for glyph in run.glyphs {
-            let id = document.glyphID(for: glyph)
-            document.append("<use href=\"#\(id)\" x=\"\(SVGDocument.number(glyph.origin.x))\" y=\"\(SVGDocument.number(glyph.origin.y))\"/>")
-        }
-        document.append("</g>")
-    }
-}
-
-/// An SVG document being written, and its number, colour and path syntax.
-/// The body is written in order; glyph definitions are gathered beside it
-/// and put in `<defs>` ahead of it when the document is finished.
-struct SVGDocument {
-    private var body: [UInt8] = []
-    private var definitions: [UInt8] = []
-    private var glyphIDs: [GlyphKey: String] = [:]
-    private var clipCount = 0
-
-    mutating func append(_ text: String) {
-        body.append(contentsOf: text.utf8)
+    /// The node, unless it paints nothing in either theme.
+    private func visible(_ node: SVGNode) -> [SVGNode] {
+        node.paint.isInvisible ? [] : [node]
     }
 
-    /// The id of `glyph`'s outline, `g1`, `g2`, … in order of first use;
-    /// the outline is defined the first time its key is seen.
-    mutating func glyphID(for glyph: PositionedGlyph) -> String {
-        if let id = glyphIDs[glyph.key] { return id }
-        let id = "g\(glyphIDs.count + 1)"
-        glyphIDs[glyph.key] = id
-        definitions.append(contentsOf: "<path id=\"\(id)\" d=\"\(Self.pathData(glyph.outline))\"/>".utf8)
-        return id
-    }
-
-    /// The whole document: `opening`, the glyph definitions (if any), the body, `closing`.
-    func finished(opening: String, closing: String) -> [UInt8] {
-        var bytes = Array(opening.utf8)
-        if !definitions.isEmpty {
-            bytes += "<defs>".utf8
-            bytes += definitions
-            bytes += "</defs>".utf8
-        }
-        bytes += body
-        bytes += closing.utf8
-        return bytes
-    }
-
-    /// A fresh `clipPath` id: `c1`, `c2`, … in document order.
-    mutating func nextClipID() -> String {
-        clipCount += 1
-        return "c\(clipCount)"
-    }
-
-    /// ` fill="#rrggbb"` (or `stroke`), with an opacity attribute when the colour is not opaque.
-    static func paint(_ attribute: String, _ color: RGBA) -> String {
-        let hex = color.hex.prefix(6)
-        var text = " \(attribute)=\"#\(hex)\""
-        if color.alpha < 255 {
-            text += " \(attribute)-opacity=\"\(number(Double(color.alpha) / 255, digits: 3))\""
-        }
-        return text
-    }
-
-    /// Path data: absolute commands, numbers separated by a space (none before a minus sign).
-    static func pathData(_ path: Path) -> String {
-        var data = ""
-        func add(_ command: Character, _ points: Point...) {
-            data.append(command)
-            var first = true
-            for point in points {
-                for value in [point.x, point.y] {
-                    let text = number(value)
-                    if !first, !text.hasPrefix("-") { data.append(" ") }
-                    data += text
-                    first = false
+    /// The values the root element sets, each inherited property's chosen to
+    /// make the document shortest: the one that costs least over the root
+    /// and every element that needs the property (SVG's initial value when
+    /// nothing beats it, then the first in document order).
+    static func rootPaint(for nodes: [SVGNode]) -> SVGPaint {
+        let elements = nodes.flatMap(\.flattened)
+        var root = SVGPaint()
+        for property in SVGProperty.allCases where property.isInherited {
+            let needs = elements.compactMap { $0.paint[property] }
+            var candidates = [Themed(property.initial)]
+            for need in needs where !candidates.contains(need) { candidates.append(need) }
+            func cost(of value: Themed) -> Int {
+                var context = SVGPaint.initial
+                var own = SVGPaint()
+                own[property] = value
+                let rootBytes = own.override(in: context).estimatedBytes
+                context[property] = value
+                return needs.reduce(rootBytes) { total, need in
+                    var paint = SVGPaint()
+                    paint[property] = need
+                    return total + paint.override(in: context).estimatedBytes
                 }
             }
-        }
-        for element in path.elements {
-            switch element {
-            case .move(let p): add("M", p)
-            case .line(let p): add("L", p)
-            case .curve(let c1, let c2, let p): add("C", c1, c2, p)
-            case .close: data.append("Z")
+            var best = (value: candidates[0], cost: cost(of: candidates[0]))
+            for candidate in candidates.dropFirst() {
+                let candidateCost = cost(of: candidate)
+                if candidateCost < best.cost { best = (candidate, candidateCost) }
             }
+            if best.value != Themed(property.initial) { root[property] = best.value }
         }
-        return data
-    }
-
-    /// `value` rounded to `digits` decimals, shortest form: `12`, `0.5` → `.5`, `-1.25`.
-    static func number(_ value: Double, digits: Int = CairoPath.decimals) -> String {
-        var unit = 1
-        for _ in 0..<digits { unit *= 10 }
-        let scaled = (value * Double(unit)).rounded()
-        guard scaled.isFinite, abs(scaled) < 1e15 else { return "0" }
-        let units = Int(scaled)
-        let whole = abs(units) / unit
-        var fraction = abs(units) % unit
-        var text = units < 0 ? "-" : ""
-        if whole != 0 || fraction == 0 { text += String(whole) }
-        if fraction != 0 {
-            var fractionDigits = digits
-            while fraction % 10 == 0 {
-                fraction /= 10
-                fractionDigits -= 1
-            }
-            let digitsText = String(fraction)
-            text += "." + String(repeating: "0", count: fractionDigits - digitsText.count) + digitsText
-        }
-        return text
+        return root
     }
 }

@@ -27,13 +27,44 @@ struct SVGWriterTests {
         }, "translucent Arabic title")
     }
 
-    /// The spec's SVG, rasterised by rsvg-convert at its scale, is within 3 per channel of its PNG.
+    @Test func themeAutoDrawsTheLightImage() throws {
+        // rsvg-convert follows no colour scheme: it draws the light colours,
+        // which are the SVG's own attributes (Chromium's dark drawing is
+        // checked by scripts/check-theme).
+        for style in Style.allCases {
+            let auto = spec(pages: 4) {
+                $0.style = style; $0.current = 1; $0.scale = 2; $0.theme = .auto; $0.fill = style == .bar ? .solid : .outline
+                $0.labels = style == .bar ? ["One", "Two", "Three", "Four"] : nil
+                $0.background = RGBA(red: 255, green: 255, blue: 255); $0.darkBackground = RGBA(red: 0, green: 0, blue: 0)
+            }
+            try expectSVGMatchesPNG(auto, "theme=auto \(style)")
+        }
+    }
+
+    /// How far Cairo's stroke of a ring's centre line may differ from its
+    /// fill of the ring's two edges, per channel. Cairo flattens curves to
+    /// within 0.1 pixel, the stroke along its centre line and the fill along
+    /// each edge: an edge can land up to about 0.1 pixel apart between the
+    /// two, which changes an antialiased edge pixel of an opaque colour by up
+    /// to about 26 of 255 (the geometry itself is exact: `ringIsAStrokeCentredInsideTheOutline`).
+    static let ringTolerance = 32
+
+    /// The spec's SVG, rasterised by rsvg-convert at its scale, is within 2
+    /// per channel of its PNG on average, and within 3 everywhere
+    /// (`ringTolerance` where a ring is stroked).
     private func expectSVGMatchesPNG(_ spec: IndicatorSpec, _ name: String) throws {
         let drawing = IndicatorLayout.drawing(for: spec)
         let png = RasterRenderer().render(drawing, scale: spec.scale)
-        let rasterised = try Rasteriser.rsvg(SVGWriter().svg(for: drawing), zoom: spec.scale)
+        let dark = spec.darkVariant.map(IndicatorLayout.drawing(for:))
+        let rasterised = try Rasteriser.rsvg(SVGWriter().svg(for: drawing, dark: dark), zoom: spec.scale)
+        let hasRings = drawing.items.contains { item in
+            if case .fill(let path, _) = item, case .ring? = path.primitive { true } else { false }
+        }
+        let tolerance = hasRings ? Self.ringTolerance : 3
         let difference = TestImages.largestDifference(png, rasterised)
-        #expect(difference.map { $0 <= 3 } == true, "\(name): differs by \(difference.map(String.init) ?? "size")")
+        #expect(difference.map { $0 <= tolerance } == true, "\(name): differs by \(difference.map(String.init) ?? "size")")
+        let mean = TestImages.meanDifference(png, rasterised)
+        #expect(mean.map { $0 <= 2 } == true, "\(name): differs by \(mean.map { String($0) } ?? "size") on average")
     }
 
     @Test func rsvgRejectsMalformedXML() {
@@ -52,47 +83,6 @@ struct SVGWriterTests {
             #expect(writer.svg(for: drawing) == first)
             #expect(SVGWriter().svg(for: drawing) == first)
         }
-    }
-
-    @Test func documentIsSizedInPointsWithCompactNumbers() {
-        var dots = spec(pages: 3) { $0.current = 1; $0.scale = 3; $0.size = 7.5 }
-        dots.inactive = RGBA(red: 0, green: 0x7A, blue: 0xFF, alpha: 77)
-        let text = String(decoding: SVGWriter().svg(for: IndicatorLayout.drawing(for: dots)), as: UTF8.self)
-        #expect(text.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"46.5\" height=\"15.5\" viewBox=\"0 0 46.5 15.5\">"))
-        #expect(text.hasSuffix("</svg>"))
-        #expect(text.contains("fill=\"#007aff\" fill-opacity=\".302\""))
-        #expect(text.contains("<path d=\"M11.5 7.75C11.5 9.82"))
-        #expect(!text.contains("<rect"), "a transparent background is not drawn")
-    }
-
-    @Test func textBecomesGlyphOutlines() {
-        let bar = spec(pages: 2) { $0.style = .bar; $0.labels = ["Ab", "Cd"] }
-        let text = String(decoding: SVGWriter().svg(for: IndicatorLayout.drawing(for: bar)), as: UTF8.self)
-        #expect(!text.contains("<text") && !text.contains("Ab"))
-        // The track, the line, and four glyphs defined and used once each.
-        #expect(text.count(of: "<path") == 6)
-        #expect(text.count(of: "<path id=\"g") == 4 && text.count(of: "<use ") == 4)
-    }
-
-    @Test func aGlyphUsedMoreThanOnceIsDefinedOnce() {
-        // "aa" is the current title (semibold), "aba" regular: three distinct
-        // glyphs (semibold a, regular a, regular b) in five places.
-        let bar = spec(pages: 2) { $0.style = .bar; $0.current = 0; $0.labels = ["aa", "aba"] }
-        let text = String(decoding: SVGWriter().svg(for: IndicatorLayout.drawing(for: bar)), as: UTF8.self)
-        #expect(text.count(of: "<path id=\"g") == 3)
-        #expect(text.count(of: "<use ") == 5)
-        let definitions = text.components(separatedBy: "</defs>")
-        #expect(definitions.count == 2, "one <defs>, before the uses")
-        #expect(definitions.first.map { $0.contains("<path id=\"g3\"") && !$0.contains("<use") } == true)
-        #expect(text.count(of: "href=\"#g1\"") == 2 && text.count(of: "href=\"#g2\"") == 2 && text.count(of: "href=\"#g3\"") == 1)
-    }
-
-    @Test(arguments: [
-        (0.0, "0"), (12.0, "12"), (0.5, ".5"), (-0.25, "-.25"), (3.14159, "3.14"), (-7.0, "-7"),
-        (2.999, "3"), (0.004, "0"), (-0.004, "0"), (100.1, "100.1"), (Double.nan, "0"),
-    ])
-    func numbersAreShort(value: Double, text: String) {
-        #expect(SVGDocument.number(value) == text)
     }
 }
 

@@ -59,18 +59,33 @@ enum TestImages {
     /// channel: alpha as is, colours premultiplied (the colour of an almost
     /// transparent pixel is noise). nil when the sizes differ.
     static func largestDifference(_ a: RGBAImage, _ b: RGBAImage) -> Int? {
+        channelDifferences(a, b)?.max() ?? 0
+    }
+
+    /// The mean of every channel's difference between two images of one size
+    /// (premultiplied, as `largestDifference`); nil when the sizes differ.
+    static func meanDifference(_ a: RGBAImage, _ b: RGBAImage) -> Double? {
+        channelDifferences(a, b).map { differences in
+            differences.isEmpty ? 0 : Double(differences.reduce(0, +)) / Double(differences.count)
+        }
+    }
+
+    /// Each channel's difference, alpha as it is and colours premultiplied
+    /// (so that a transparent pixel's colour does not count); nil when the sizes differ.
+    private static func channelDifferences(_ a: RGBAImage, _ b: RGBAImage) -> [Int]? {
         guard a.width == b.width, a.height == b.height, a.pixels.count == b.pixels.count else { return nil }
-        var largest = 0
+        var differences: [Int] = []
+        differences.reserveCapacity(a.pixels.count)
         for pixel in stride(from: 0, to: a.pixels.count, by: 4) {
             let alphaA = Int(a.pixels[pixel + 3]), alphaB = Int(b.pixels[pixel + 3])
-            largest = max(largest, abs(alphaA - alphaB))
+            differences.append(abs(alphaA - alphaB))
             for channel in 0..<3 {
                 let premultipliedA = Int(a.pixels[pixel + channel]) * alphaA
                 let premultipliedB = Int(b.pixels[pixel + channel]) * alphaB
-                largest = max(largest, (abs(premultipliedA - premultipliedB) + 127) / 255)
+                differences.append((abs(premultipliedA - premultipliedB) + 127) / 255)
             }
         }
-        return largest
+        return differences
     }
 
     /// The RGBA of the pixel at (`x`, `y`).

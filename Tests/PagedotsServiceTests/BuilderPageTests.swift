@@ -101,4 +101,15 @@ import TestSupport
             #expect(image.header("content-type") == "image/png", "\(source)")
         }
     }
+
+    @Test func theThemeControlsComeFromTheTableAndEveryThemeHasASnippet() throws {
+        let theme = try #require(try captures(#"<fieldset><legend>Theme</legend>([\s\S]*?)</fieldset>"#, in: markup).first)
+        #expect(try captures(#"<(?:input|select) id="p-([a-z]+)""#, in: theme) == ["theme", "darkcolor", "darkinactive", "darkbg"])
+        #expect(theme.contains(#"<option value="auto">auto</option>"#))
+        for id in ["preview", "preview-dark", "img-snippet", "picture-snippet", "github-snippet", "auto-url"] {
+            #expect(markup.contains("id=\"\(id)\""), "\(id)")
+        }
+        #expect(html.contains("'#gh-light-mode-only'") && html.contains("'#gh-dark-mode-only'"))
+        #expect(html.contains("themed('auto', 'svg')"))
+    }
 }

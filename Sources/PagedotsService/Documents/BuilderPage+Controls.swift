@@ -9,6 +9,7 @@ extension BuilderPage {
         case pages = "Pages"
         case look = "Look"
         case colors = "Colors"
+        case theme = "Theme"
         case geometry = "Geometry"
         case output = "Output"
     }
@@ -18,33 +19,19 @@ extension BuilderPage {
         switch name {
         case .pages, .current: .pages
         case .style, .shape, .fill, .stroke, .visible, .progress, .labels: .look
-        case .color, .inactive, .bg, .colors, .theme, .darkcolor, .darkinactive, .darkbg: .colors
+        case .color, .inactive, .bg, .colors: .colors
+        case .theme, .darkcolor, .darkinactive, .darkbg: .theme
         case .size, .spacing, .padding, .direction, .width, .height: .geometry
         case .format, .scale, .dwell, .transition, .effect, .loop, .fps, .matte: .output
         }
     }
 
-    /// The colours of the `<picture>` snippet's `prefers-color-scheme: dark`
-    /// image; each, when set, replaces the light image's parameter.
-    static let darkParameters: [(name: ParameterName, initial: String, hint: String)] = [
-        (.color, "FFFFFF", "current indicator (replaces color and colors)"),
-        (.inactive, "", "other indicators; empty: from the dark color"),
-        (.bg, "", "background; empty: the light image's"),
-    ]
-
-    /// Every fieldset: the table's parameters by group, then the dark-mode colours.
+    /// Every fieldset: the table's parameters by group.
     static var controls: String {
-        let groups = Group.allCases.map { group in
+        Group.allCases.map { group in
             let fields = Parameter.all.filter { Self.group(of: $0.name) == group }.map { field(for: $0) }
             return "<fieldset><legend>\(group.rawValue)</legend>\n\(fields.joined(separator: "\n"))\n</fieldset>"
-        }
-        let dark = darkParameters.map { entry in
-            colorField(id: "dark-\(entry.name.rawValue)", name: entry.name.rawValue, value: entry.initial,
-                       placeholder: "", hint: entry.hint, extraAttributes: " data-dark")
-        }
-        return (groups + [
-            "<fieldset><legend>Dark mode</legend>\n\(dark.joined(separator: "\n"))\n</fieldset>",
-        ]).joined(separator: "\n")
+        }.joined(separator: "\n")
     }
 
     /// One labelled control, in a box that says when the parameter is used.
@@ -71,8 +58,8 @@ extension BuilderPage {
             let options = words.map { "<option value=\"\($0)\"\($0 == initial ? " selected" : "")>\($0)</option>" }.joined()
             control = "<select \(common)>\(options)</select>"
         case .color:
-            return colorField(id: "p-\(name)", name: name, value: initial, placeholder: parameter.placeholder,
-                              hint: hint, extraAttributes: " data-default=\"\(parameter.defaultText.escapedForHTML)\"", box: box)
+            return colorField(name: name, value: initial, placeholder: parameter.placeholder, hint: hint,
+                              defaultText: parameter.defaultText, box: box)
         case .colorList, .textList:
             let colorList = parameter.kind == .textList ? "" : " data-color"
             control = "<input \(common) type=\"text\" data-list\(colorList) value=\"\(initial.escapedForHTML)\" placeholder=\"\(parameter.placeholder.escapedForHTML)\">"
@@ -81,15 +68,12 @@ extension BuilderPage {
     }
 
     /// A colour as text (any form the service reads) beside a colour picker that writes into it.
-    private static func colorField(
-        id: String, name: String, value: String, placeholder: String, hint: String, extraAttributes: String,
-        box: String = ""
-    ) -> String {
+    private static func colorField(name: String, value: String, placeholder: String, hint: String, defaultText: String, box: String) -> String {
         """
-        <div class="field color"\(box.isEmpty ? "" : " " + box)><label for="\(id)">\(name)</label>\
-        <span class="pair"><input id="\(id)" name="\(name)" data-param data-color type="text" value="\(value.escapedForHTML)" \
-        placeholder="\(placeholder.escapedForHTML)" spellcheck="false"\(extraAttributes)>\
-        <input type="color" data-picker-for="\(id)" aria-label="\(name) picker"></span>\
+        <div class="field color" \(box)><label for="p-\(name)">\(name)</label>\
+        <span class="pair"><input id="p-\(name)" name="\(name)" data-param data-color type="text" value="\(value.escapedForHTML)" \
+        placeholder="\(placeholder.escapedForHTML)" spellcheck="false" data-default="\(defaultText.escapedForHTML)">\
+        <input type="color" data-picker-for="p-\(name)" aria-label="\(name) picker"></span>\
         <small>\(hint.escapedForHTML)</small></div>
         """
     }

@@ -1,8 +1,10 @@
-/// The builder's script: reads the form, keeps the preview, the snippets and
-/// the address's `#query` up to date, and shows the service's `400` line
-/// when a combination cannot be drawn. The image's size in CSS pixels comes
-/// from the drawn image itself (its pixels divided by `scale`), so no
-/// geometry is repeated here.
+/// The builder's script: reads the form, keeps the previews (light and
+/// dark), the snippets and the address's `#query` up to date, and shows the
+/// service's `400` line when a combination cannot be drawn. The image's size
+/// in CSS pixels comes from the drawn image itself (its pixels divided by
+/// `scale`), so no geometry is repeated here; which parameters a URL carries
+/// comes from the table's "used with" rules, asked with the theme (and
+/// format) of the image that URL is for.
 extension BuilderPage {
     static let script = #"""
 
@@ -10,10 +12,14 @@ extension BuilderPage {
     const $ = (id) => document.getElementById(id);
     const form = $('builder');
     const fields = [...form.querySelectorAll('[data-param]')];
-    const light = fields.filter((field) => !('dark' in field.dataset));
-    const dark = fields.filter((field) => 'dark' in field.dataset);
-    const byName = new Map(light.map((field) => [field.name, field]));
-    const text = (name) => (byName.get(name)?.value ?? '').trim();
+    const byName = new Map(fields.map((field) => [field.name, field]));
+    // Values that stand in for the controls' own while the URL of another theme is made.
+    let standIns = new Map();
+    const text = (name) => (standIns.get(name) ?? byName.get(name)?.value ?? '').trim();
+    function withStandIns(values, work) {
+      standIns = values;
+      try { return work(); } finally { standIns = new Map(); }
+    }
 
     // Whether the service draws with this parameter, given style, fill, format, theme and effect.
     function isUsed(field) {
@@ -31,31 +37,15 @@ extension BuilderPage {
       return 'list' in field.dataset ? value.split(',').map(item).join(',') : item(value);
     }
 
-    // The query of the light image; `replaced` maps names to other values ('' leaves one out).
-    function query(replaced = new Map()) {
-      const pairs = [];
-      for (const field of light) {
-        const value = replaced.has(field.name) ? replaced.get(field.name) : field.value.trim();
-        if (value === '' || value === field.dataset.default || !isUsed(field)) continue;
-        pairs.push(field.name + '=' + encoded(field, value));
-      }
-      return pairs.join('&');
+    // The query of the controls' image, or with `values` standing in for some
+    // controls (another theme): what is empty, the default or unused is left out.
+    function query(values = new Map()) {
+      return withStandIns(values, () => fields
+        .filter((field) => text(field.name) !== '' && text(field.name) !== field.dataset.default && isUsed(field))
+        .map((field) => field.name + '=' + encoded(field, text(field.name)))
+        .join('&'));
     }
-
-    // The dark image's query: the light one with the dark-mode colours that are set.
-    function darkQuery() {
-      const replaced = new Map();
-      for (const field of dark) {
-        const value = field.value.trim();
-        if (value === '') continue;
-        replaced.set(field.name, value);
-        if (field.name === 'color') {
-          replaced.set('colors', '');
-          if (!replaced.has('inactive')) replaced.set('inactive', '');
-        }
-      }
-      return query(replaced);
-    }
+    const themed = (theme, format) => new Map(format ? [['theme', theme], ['format', format]] : [['theme', theme]]);
 
     const absolute = (path) => new URL(path, location.href).href;
     const escaped = (value) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -79,40 +69,47 @@ extension BuilderPage {
       $('error').hidden = false;
       $('size').textContent = '';
       for (const id of ['preview', 'preview-dark']) $(id).hidden = true;
-      for (const id of ['img-snippet', 'picture-snippet']) $(id).value = '';
+      for (const id of ['img-snippet', 'picture-snippet', 'github-snippet', 'auto-url']) $(id).value = '';
     }
 
-    function show(url, darkUrl, image) {
+    // `urls` are the controls' image and the same in the light theme, in the dark one and as an SVG that switches.
+    function show(urls, image) {
       const scale = text('format') === 'svg' ? 1 : Number(text('scale') || 1);
       const width = Math.round(image.naturalWidth / scale);
       const height = Math.round(image.naturalHeight / scale);
       const pages = Number(text('pages'));
       const alt = 'Page ' + (Number(text('current') || 0) + 1) + ' of ' + pages;
-      for (const [id, src] of [['preview', url], ['preview-dark', darkUrl]]) {
+      for (const [id, src] of [['preview', urls.light], ['preview-dark', urls.dark]]) {
         Object.assign($(id), { src, width, height, hidden: false });
       }
       $('error').hidden = true;
       $('size').textContent = width + ' × ' + height + ' CSS pixels'
         + (scale > 1 ? ' (' + image.naturalWidth + ' × ' + image.naturalHeight + ' image pixels)' : '');
-      const img = '<img src="' + escaped(url) + '" width="' + width + '" height="' + height + '" alt="' + escaped(alt) + '">';
-      $('img-snippet').value = img;
-      $('picture-snippet').value = '<picture>\n  <source srcset="' + escaped(darkUrl)
-        + '" media="(prefers-color-scheme: dark)">\n  ' + img + '\n</picture>';
+      const img = (src) => '<img src="' + escaped(src) + '" width="' + width + '" height="' + height + '" alt="' + escaped(alt) + '">';
+      $('img-snippet').value = img(urls.chosen);
+      $('picture-snippet').value = '<picture>\n  <source srcset="' + escaped(urls.dark)
+        + '" media="(prefers-color-scheme: dark)">\n  ' + img(urls.light) + '\n</picture>';
+      $('github-snippet').value = img(urls.light + '#gh-light-mode-only') + '\n' + img(urls.dark + '#gh-dark-mode-only');
+      $('auto-url').value = urls.auto;
     }
 
     let drawing = 0;
     function update() {
-      for (const field of light) field.closest('.field').hidden = !isUsed(field);
+      // A control shows when its image or the dark one (which every snippet but the URL has) uses it.
+      for (const field of fields) {
+        field.closest('.field').hidden = !isUsed(field) && !withStandIns(themed('dark'), () => isUsed(field));
+      }
       const current = byName.get('current');
       current.max = Math.max(0, Number(text('pages') || 1) - 1);
-      const lightQuery = query();
-      const url = absolute('/indicator?' + lightQuery);
-      const darkUrl = absolute('/indicator?' + darkQuery());
-      $('url').value = url;
-      history.replaceState(null, '', '#' + lightQuery);
+      const chosen = query();
+      const url = (values) => absolute('/indicator?' + query(values));
+      const urls = { chosen: absolute('/indicator?' + chosen), light: url(themed('light')), dark: url(themed('dark')),
+        auto: url(themed('auto', 'svg')) };
+      $('url').value = urls.chosen;
+      history.replaceState(null, '', '#' + chosen);
       const turn = ++drawing;
-      Promise.all([draw(url), draw(darkUrl)]).then(
-        ([image]) => { if (turn === drawing) show(url, darkUrl, image); },
+      Promise.all([draw(urls.chosen), draw(urls.light), draw(urls.dark)]).then(
+        ([image]) => { if (turn === drawing) show(urls, image); },
         (error) => { if (turn === drawing) showError(error.message); });
     }
 
@@ -122,10 +119,10 @@ extension BuilderPage {
       pending = setTimeout(update, 150);
     }
 
-    // Sets every light control from a query; what it leaves out takes its default.
+    // Sets every control from a query; what it leaves out takes its default.
     function load(search) {
       const values = new URLSearchParams(search);
-      for (const field of light) field.value = values.get(field.name) ?? field.dataset.default;
+      for (const field of fields) field.value = values.get(field.name) ?? field.dataset.default;
       syncPickers();
       update();
     }

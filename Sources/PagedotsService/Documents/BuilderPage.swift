@@ -3,8 +3,8 @@ import PagedotsCore
 
 /// The HTML page served at `/`: a gallery of the styles (live images from
 /// this service) and a builder whose controls are made from the parameter
-/// table, with a live preview and the URL, `<img>` and `<picture>` snippets
-/// to copy. One self-contained document, made once at start-up: its only
+/// table, with live previews in the light and the dark theme, and the URL,
+/// `<img>`, `<picture>`, GitHub README and `theme=auto` SVG snippets to copy. One self-contained document, made once at start-up: its only
 /// script and style are inline, allowed by their hashes in the
 /// `Content-Security-Policy`, and everything else it loads is same-origin.
 enum BuilderPage {
@@ -80,7 +80,9 @@ enum BuilderPage {
         <p id="error" role="alert" hidden></p>
         \(output("url", "URL", rows: 3, hint: "the image itself; add it to any <img> or CSS"))
         \(output("img-snippet", "<img> for email", rows: 4, hint: "width and height in CSS pixels, so a 2x image shows at its size in Outlook"))
-        \(output("picture-snippet", "<picture> with a dark-mode image", rows: 8, hint: "for clients that know prefers-color-scheme; others show the <img>"))
+        \(output("picture-snippet", "<picture> for the web: light and dark", rows: 8, hint: "the dark image where the viewer's colour scheme is dark; clients that do not know prefers-color-scheme show the <img>"))
+        \(output("github-snippet", "GitHub README: light and dark", rows: 7, hint: "GitHub shows the #gh-light-mode-only image in its light theme and the #gh-dark-mode-only one in its dark theme"))
+        \(output("auto-url", "SVG that follows the colour scheme", rows: 3, hint: "theme=auto: one SVG that switches to the dark colours itself (not for email: Gmail and Outlook show no SVG)"))
         </div>
         </div>
         </section>

@@ -37,7 +37,9 @@ public final class ImageMaker {
         let bytes: [UInt8]
         switch spec.format {
         case .svg:
-            bytes = svgWriter.svg(for: IndicatorLayout.drawing(for: spec))
+            // theme=auto: the same image in the dark colours, for the SVG to switch to.
+            let drawing = IndicatorLayout.drawing(for: spec)
+            bytes = svgWriter.svg(for: drawing, dark: spec.darkVariant.map(IndicatorLayout.drawing(for:)))
         case .png, .apng:
             let image = renderer.render(IndicatorLayout.drawing(for: spec), scale: spec.scale)
             bytes = encoder.encode(rgba: image.pixels, width: image.width, height: image.height)
