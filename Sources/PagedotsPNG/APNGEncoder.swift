@@ -51,8 +51,8 @@ public final class APNGEncoder {
         frameCount: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int)
     ) -> [UInt8] {
         precondition(width > 0 && height > 0, "an animation needs a canvas of at least 1×1, not \(width)×\(height)")
-        let survey = AnimationSurvey(width: width, height: height, frameCount: frameCount, keptByteLimit: keptChangeByteLimit, frameAt: frameAt)
-        guard let first = survey.first else {
+        var survey = AnimationSurvey(width: width, height: height, frameCount: frameCount, keptByteLimit: keptChangeByteLimit, frameAt: frameAt)
+        guard let first = survey.takeFirst() else {
             return PNGEncoder().encode(rgba: RGBACanvas(width: width, height: height).pixels, width: width, height: height)
         }
         let layout = PixelLayout.smallest(for: survey.colors)
@@ -90,8 +90,9 @@ public final class APNGEncoder {
     }
 
     /// Chooses how the frame before is disposed of and how `next` is drawn
-    /// (its rectangle and blend operation), by compressing every way and
-    /// keeping the smallest, whose zlib stream is then in `compressor.smallest`.
+    /// (its rectangle and blend operation), by compressing the ways worth
+    /// trying and keeping the smallest, whose zlib stream is then in
+    /// `compressor.smallest`.
     private func composeFrame(_ next: RGBACanvas, change: PixelRect, frames: inout FrameComposer) -> FrameComposer.Way {
         let ways = frames.ways(to: next, change: change)
         for (tag, way) in ways.enumerated() {

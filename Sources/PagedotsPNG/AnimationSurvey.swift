@@ -20,8 +20,8 @@ struct AnimationSurvey {
     private(set) var frames: [Frame] = []
     /// Every pixel of the first frame and of each later frame's change.
     private(set) var colors = PixelSurvey()
-    /// The first frame's pixels; nil when there are no frames.
-    private(set) var first: RGBACanvas?
+    /// The first frame's pixels; nil when there are no frames (or once taken).
+    private var first: RGBACanvas?
 
     /// Asks `frameAt` for frames `0 ..< frameCount` in order and holds two at
     /// a time. Delays below 0 count as 0, and above `FrameDelay.maxMilliseconds`
@@ -59,5 +59,12 @@ struct AnimationSurvey {
             frames.append(Frame(source: index, milliseconds: milliseconds, change: change, changedPixels: keeping ? changed : nil))
             previous = frame
         }
+    }
+
+    /// The first frame's pixels, no longer held here (so that the second
+    /// pass can change them in place); nil when there are no frames.
+    mutating func takeFirst() -> RGBACanvas? {
+        defer { first = nil }
+        return first
     }
 }
