@@ -30,10 +30,11 @@ final class CandidateCompressor {
         var quickSize: Int?
     }
 
-    /// Rows up to this many bytes are compressed thoroughly at once, with the
-    /// small stream, and not ranked by a quick compression first: on such
-    /// small inputs zlib's fixed costs dominate and a quick compression saves
-    /// nothing. 0 for the still encoder, whose files stay as they were.
+    /// Rows up to this many bytes are compressed thoroughly at once (with
+    /// the small stream when they fit it), not ranked by a quick compression
+    /// first: on small inputs zlib's fixed costs dominate and a quick
+    /// compression saves little. 0 for the still encoder, whose files stay
+    /// as they were.
     private let directByteLimit: Int
     private let deflater = Deflater()
     private lazy var smallDeflater = Deflater(memLevel: Self.smallStreamMemLevel)

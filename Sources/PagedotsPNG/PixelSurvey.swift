@@ -129,9 +129,14 @@ struct PixelSurvey {
 
     /// The palette for the surveyed colours, and the colour table with each
     /// colour's index in it assigned; nil when there are too many colours.
-    func palette() -> (palette: Palette, indices: ColorTable)? {
+    /// `reservingTransparent` adds transparent black when the palette can
+    /// take it (see `Palette.addingTransparent()`).
+    func palette(reservingTransparent: Bool = false) -> (palette: Palette, indices: ColorTable)? {
         guard var table = colors else { return nil }
-        let palette = Palette(table)
+        var palette = Palette(table)
+        if reservingTransparent, let extended = palette.addingTransparent(), table.add(0, times: 1) {
+            palette = extended
+        }
         table.assignIndices(palette.colors)
         return (palette, table)
     }

@@ -102,11 +102,11 @@ struct RGBACanvas {
     /// would blend it with the pixel under it; over a fully transparent
     /// pixel that is exact in the specification's arithmetic, but decoders
     /// that blend with a mask, as Pillow does, get it wrong, and it saved
-    /// 0.01 % on the bench samples), or when fewer than `minimumReplaced`
-    /// pixels (at least 1) became `marker` that were not that already.
-    func overCrop(_ rect: PixelRect, base: RGBACanvas, cleared: PixelRect, marker: PackedPixel, minimumReplaced: Int) -> [UInt8]? {
+    /// 0.01 % on the bench samples), or when no pixel became `marker` that
+    /// was not that already (the region is then the same as for SOURCE).
+    func overCrop(_ rect: PixelRect, base: RGBACanvas, cleared: PixelRect, marker: PackedPixel) -> [UInt8]? {
         var out = [UInt8](repeating: 0, count: rect.area * 4)
-        var replaced = 0
+        var replaced = false
         let exact: Bool = out.withUnsafeMutableBytes { region in
             pixels.withUnsafeBytes { after in
                 base.pixels.withUnsafeBytes { before in
@@ -116,7 +116,7 @@ struct RGBACanvas {
                             var value = after.pixel(at: y * width + x)
                             let old = cleared.contains(x: x, y: y) ? 0 : before.pixel(at: y * width + x)
                             if value == old {
-                                replaced += value == marker ? 0 : 1
+                                replaced = replaced || value != marker
                                 value = marker
                             } else if value.alpha != 255 {
                                 return false
@@ -129,7 +129,7 @@ struct RGBACanvas {
                 }
             }
         }
-        return exact && replaced >= max(1, minimumReplaced) ? out : nil
+        return exact && replaced ? out : nil
     }
 
     /// Writes `crop` (the pixels of `rect`, rows top to bottom) into the canvas.

@@ -49,6 +49,23 @@ struct APNGCompositionTests {
         #expect(decoded.frames[1].blend == 1)
     }
 
+    @Test("an opaque palette gets a transparent entry after its most frequent colour, so that frames can blend OVER")
+    func transparentEntry() throws {
+        let white: [UInt8] = [255, 255, 255, 255]
+        let first = Self.pattern(width: 40, height: 20, seed: 9, outside: white) { x, y in x >= 4 && x < 36 && y >= 3 && y < 17 }
+        let animation = TestAnimation.painted(first, steps: [[
+            .init(x: 0, y: 0, width: 2, height: 2, color: Self.blue), .init(x: 38, y: 18, width: 2, height: 2, color: Self.red),
+        ]])
+        let decoded = try expectAnimationRoundTrip(animation)
+        #expect(decoded.image.transparency == [255, 0])
+        #expect(decoded.image.palette.count == 20)
+        #expect(decoded.frames[1].blend == 1)
+        // Two colours fit 1-bit indices, three would not: no entry is added.
+        let twoColors = TestAnimation.painted(TestImage(width: 8, height: 8) { _, _ in white }, steps: [[.init(x: 1, y: 1, width: 2, height: 2, color: Self.blue)]])
+        let small = try expectAnimationRoundTrip(twoColors)
+        #expect(small.image.transparency.isEmpty && small.image.bitDepth == 1)
+    }
+
     @Test("indicator-like animations over transparent, white and dark backgrounds, at several sizes", arguments: [
         (5, 8, [0, 0, 0, 0]), (5, 16, [255, 255, 255, 255]), (4, 24, [28, 28, 30, 255]), (12, 6, [0, 0, 0, 0]),
     ] as [(Int, Int, [UInt8])])
