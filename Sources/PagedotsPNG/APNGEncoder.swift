@@ -66,12 +66,12 @@ public final class APNGEncoder {
             width: width, height: height, layout: layout, palette: indexed?.palette,
             frameCount: delays.map(\.count).reduce(0, +), plays: UInt32(clamping: max(0, plays))
         )
-        var frames = FrameComposer(
+        var composer = FrameComposer(
             first: first, layout: layout, colors: indexed?.indices,
             transparent: Self.transparentPixel(in: layout, palette: indexed?.palette)
         )
         // The first frame: the whole canvas, drawn onto transparent black.
-        addCandidates(first.pixels, rect: first.bounds, composer: frames, tag: 0)
+        addCandidates(first.pixels, rect: first.bounds, composer: composer, tag: 0)
         _ = compressor.compressSmallest()
         file.add(rect: first.bounds, delay: delays[0][0], blend: .source, stream: compressor.smallest, disposingPreviousWith: .none)
 
@@ -86,7 +86,7 @@ public final class APNGEncoder {
             }
             // A delay too long for one fcTL goes on over frames that change nothing.
             for (part, delay) in delays[number].enumerated() where number > 0 || part > 0 {
-                let composed = composeFrame(next, change: part == 0 ? frame.change : .empty, frames: &frames)
+                let composed = composeFrame(next, change: part == 0 ? frame.change : .empty, composer: &composer)
                 file.add(rect: composed.rect, delay: delay, blend: composed.blend, stream: compressor.smallest, disposingPreviousWith: composed.dispose)
             }
         }
@@ -97,13 +97,13 @@ public final class APNGEncoder {
     /// (its rectangle and blend operation), by compressing the ways worth
     /// trying and keeping the smallest, whose zlib stream is then in
     /// `compressor.smallest`.
-    private func composeFrame(_ next: RGBACanvas, change: PixelRect, frames: inout FrameComposer) -> FrameComposer.Way {
-        let ways = frames.ways(to: next, change: change)
+    private func composeFrame(_ next: RGBACanvas, change: PixelRect, composer: inout FrameComposer) -> FrameComposer.Way {
+        let ways = composer.ways(to: next, change: change)
         for (tag, way) in ways.enumerated() {
-            addCandidates(way.pixels, rect: way.rect, composer: frames, tag: tag)
+            addCandidates(way.pixels, rect: way.rect, composer: composer, tag: tag)
         }
         let chosen = ways[compressor.compressSmallest()]
-        frames.advance(to: next, change: change, by: chosen)
+        composer.advance(to: next, change: change, by: chosen)
         return chosen
     }
 
