@@ -124,10 +124,8 @@ public final class PagedotsService: HTTPHandler {
             case .failure(let error): throw .forbidden(error)
             }
         }
-        do throws(ParameterError) {
-            let parsed = try IndicatorQuery.parse(query: query, options: options)
-            if let refusal = ImageMaker.refusal(for: parsed.spec) { throw refusal }
-            return parsed
+        do {
+            return try IndicatorQuery.parse(query: query, options: options)
         } catch {
             throw .badParameter(error)
         }

@@ -27,6 +27,9 @@ import TestSupport
         ("/indicator.gif?pages=4&current=1&style=pill", "image/gif"),
         ("/indicator@2x.gif?pages=3&style=progress&colors=red,blue&dwell=1000", "image/gif"),
         ("/indicator@3x?pages=3&style=bar&labels=A,B,C&format=gif&effect=worm", "image/gif"),
+        ("/indicator.apng?pages=4&current=1&style=scroll&visible=3", "image/png"),
+        ("/indicator@2x.apng?pages=3&style=progress&colors=red,blue&dwell=1000", "image/png"),
+        ("/indicator@3x?pages=3&style=bar&labels=A,B,C&format=apng&effect=fade", "image/png"),
     ])
     func servedLikeStillImages(target: String, type: String) throws {
         let server = try ServerProcess()
@@ -63,11 +66,27 @@ import TestSupport
         #expect(gif.frames.first?.canvas == ExpectedPlayback.composite(still.rgba, over: matte))
     }
 
+    @Test func theAPNGShowsTheTimelinesFramesAndStartsOnTheStill() throws {
+        let query = "pages=4&current=2&style=pill&scale=2&dwell=600&transition=200&loop=3&colors=ff3b30,34c759&fill=outline"
+        let apng = try PNGDecoder.decodeAnimation(try get("/indicator.apng?" + query).body)
+        let still = try PNGDecoder.decode(try get("/indicator.png?" + query).body)
+        // The default image is the first frame: a client that does not animate shows the PNG.
+        #expect(apng.defaultImageIsFirstFrame)
+        #expect(apng.image.rgba == still.rgba)
+        #expect(apng.plays == 3)
+        let expected = try expectedFrames(query + "&format=apng")
+        #expect(apng.frames.map(\.rgba) == expected.map(\.pixels))
+        #expect(apng.frames.map(\.milliseconds) == expected.map { Double($0.delayMilliseconds) })
+    }
+
     @Test func aProgressTimerStartsEmptyAndLoopsForever() throws {
         let gif = try GIFReader(try get("/indicator.gif?pages=3&style=progress&progress=0.7").body)
         let still = try PNGDecoder.decode(try get("/indicator.png?pages=3&style=progress&progress=0").body)
         #expect(gif.frames.first?.canvas == ExpectedPlayback.composite(still.rgba, over: (255, 255, 255)))
         #expect(gif.plays == 0)
+        let apng = try PNGDecoder.decodeAnimation(try get("/indicator.apng?pages=3&style=progress&progress=0.7").body)
+        #expect(apng.image.rgba == still.rgba)
+        #expect(apng.plays == 0)
     }
 
     @Test func aDarkAnimationDrawsTheDarkColours() throws {
@@ -78,10 +97,14 @@ import TestSupport
         // systemBlue's dark shade 0A84FF on the dark background, in every frame.
         #expect(stride(from: 0, to: dark.rgba.count, by: 4).contains { dark.rgba[$0 ..< $0 + 4] == [0x0A, 0x84, 0xFF, 0xFF] })
         #expect(gif.frames.allSatisfy { $0.canvas[0 ..< 4] == [0x1C, 0x1C, 0x1E, 0xFF] })
+        let apng = try PNGDecoder.decodeAnimation(try get("/indicator.apng?" + query).body)
+        #expect(apng.image.rgba == dark.rgba)
+        #expect(apng.frames.allSatisfy { $0.rgba[0 ..< 4] == [0x1C, 0x1C, 0x1E, 0xFF] })
     }
 
-    @Test func overTheLimitsIsA400ThatSaysWhatToLower() throws {
-        let response = try get("/indicator.gif?pages=100&size=2&spacing=0&padding=0&transition=420&fps=50")
+    @Test(arguments: ["/indicator.gif", "/indicator.apng"])
+    func overTheLimitsIsA400ThatSaysWhatToLower(path: String) throws {
+        let response = try get(path + "?pages=100&size=2&spacing=0&padding=0&transition=420&fps=50")
         #expect(response.status == 400)
         #expect(response.header("cache-control") == "no-store")
         #expect(response.text == "image: must be at most 2000 frames and 33,554,432 pixels over all frames; "

@@ -10,7 +10,7 @@ public struct EncodedImage: Sendable {
 }
 
 /// The whole drawing pipeline for one thread: spec → drawing → pixels → PNG
-/// (or spec → drawing → SVG, or spec → timeline → frames → GIF). Keeps
+/// (or spec → drawing → SVG, or spec → timeline → frames → GIF or APNG). Keeps
 /// Cairo, zlib and encoder state between images, so it is not `Sendable`:
 /// one per thread. The server and `pagedots render` both use it, so they
 /// give the same bytes.
@@ -19,20 +19,11 @@ public final class ImageMaker {
     private let encoder = PNGEncoder()
     private let svgWriter = SVGWriter()
     private let gifEncoder = GIFEncoder()
+    private let apngEncoder = APNGEncoder()
 
     public init() {}
 
-    /// Why this build cannot make the image of a validated spec, or nil
-    /// when it can: APNG waits for its encoder.
-    public static func refusal(for spec: IndicatorSpec) -> ParameterError? {
-        guard spec.format == .apng else { return nil }
-        return ParameterError(
-            parameter: ParameterName.format.rawValue,
-            description: "format: must be png, svg or gif (animated apng is not made yet); got \"apng\""
-        )
-    }
-
-    /// The image file for a validated spec that `refusal(for:)` accepts.
+    /// The image file for a validated spec.
     public func makeImage(for spec: IndicatorSpec) -> EncodedImage {
         let bytes: [UInt8]
         switch spec.format {
@@ -40,13 +31,17 @@ public final class ImageMaker {
             // theme=auto: the same image in the dark colours, for the SVG to switch to.
             let drawing = IndicatorLayout.drawing(for: spec)
             bytes = svgWriter.svg(for: drawing, dark: spec.darkVariant.map(IndicatorLayout.drawing(for:)))
-        case .png, .apng:
+        case .png:
             let image = renderer.render(IndicatorLayout.drawing(for: spec), scale: spec.scale)
             bytes = encoder.encode(rgba: image.pixels, width: image.width, height: image.height)
         case .gif:
             let matte = (red: spec.matte.red, green: spec.matte.green, blue: spec.matte.blue)
             bytes = animation(for: spec) { width, height, frameCount, frameAt in
                 gifEncoder.encode(width: width, height: height, plays: spec.loop, matte: matte, frameCount: frameCount, frameAt: frameAt)
+            }
+        case .apng:
+            bytes = animation(for: spec) { width, height, frameCount, frameAt in
+                apngEncoder.encode(width: width, height: height, plays: spec.loop, frameCount: frameCount, frameAt: frameAt)
             }
         }
         return EncodedImage(bytes: bytes, contentType: spec.format.mediaType)
