@@ -33,15 +33,15 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CLinux"]),
         .target(
             name: "PagedotsService",
-            dependencies: ["PagedotsCore", "PagedotsRender", "PagedotsPNG", "HTTPServer", "CCrypto", "CZlib"]
+            dependencies: ["PagedotsCore", "PagedotsRender", "PagedotsPNG", "PagedotsGIF", "HTTPServer", "CCrypto", "CZlib"]
         ),
         .executableTarget(name: "pagedots", dependencies: ["PagedotsService"]),
         // Drives the scripts under bench/: times the pipeline's steps in-process.
         .executableTarget(name: "pagedots-bench", dependencies: ["PagedotsService", "PagedotsGIF", "CCairo"]),
 
-        // Test-only helpers shared by the test targets (a PNG decoder, image
+        // Test-only helpers shared by the test targets (a PNG decoder, a GIF reader on giflib, image
         // comparison, the real binary as a server, an HTTP client).
-        .target(name: "TestSupport", dependencies: ["CZlib"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CZlib", "CGif"], path: "Tests/TestSupport"),
         .testTarget(name: "PagedotsCoreTests", dependencies: ["PagedotsCore"]),
         .testTarget(
             name: "PagedotsRenderTests",

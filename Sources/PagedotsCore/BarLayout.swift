@@ -46,23 +46,42 @@ struct BarLayout: RowLayout {
     }
 
     func items(in transform: DirectionTransform) -> [DrawItem] {
+        items(lines: [MovingMark(box: line(under: spec.current), opacity: 1, arrival: 0)], titled: spec.current, in: transform)
+    }
+
+    /// The line moves by the effect from one segment to the next; the
+    /// current title's weight and colour pass to the next title at the
+    /// move's midpoint (text does not cross-fade).
+    func items(during move: Move, in transform: DirectionTransform) -> [DrawItem] {
+        let marks = MovingMark.marks(from: line(under: move.from), to: line(under: move.to), progress: move.progress, effect: move.effect)
+        return items(lines: marks, titled: move.progress < 0.5 ? move.from : move.to, in: transform)
+    }
+
+    // Across the row: the title then the line in a row, the line then the title in a column.
+    private var lineStart: Double { isColumn ? spec.padding : spec.padding + labelDepth + labelGap }
+    private var labelStart: Double { isColumn ? spec.padding + lineThickness + labelGap : spec.padding }
+
+    private func segmentStart(_ page: Int) -> Double { spec.padding + Double(page) * (segmentLength + spec.spacing) }
+
+    /// The current line's box under `page`'s segment.
+    private func line(under page: Int) -> Rect {
+        Rect(x: segmentStart(page), y: lineStart, width: segmentLength, height: lineThickness)
+    }
+
+    /// The track, `lines` in `color` (each as opaque as given) over it, and
+    /// the titles, `current`'s in `color` and semibold.
+    private func items(lines: [MovingMark], titled current: Int, in transform: DirectionTransform) -> [DrawItem] {
         let p = spec.padding
-        // Across the row: the title then the line in a row, the line then the title in a column.
-        let lineStart = isColumn ? p : p + labelDepth + labelGap
-        let labelStart = isColumn ? p + lineThickness + labelGap : p
         // The track and the line share their outer edge (bottom in a row, left in a column).
         let trackStart = isColumn ? lineStart : lineStart + lineThickness - trackThickness
-        func segmentStart(_ page: Int) -> Double { p + Double(page) * (segmentLength + spec.spacing) }
-
         let track = Rect(x: p, y: trackStart, width: rowSize.width - 2 * p, height: trackThickness)
-        let line = Rect(x: segmentStart(spec.current), y: lineStart, width: segmentLength, height: lineThickness)
-        var items: [DrawItem] = [
-            .fill(linePath(transform.rect(track)), spec.inactive),
-            .fill(linePath(transform.rect(line)), spec.color),
-        ]
+        var items: [DrawItem] = [.fill(linePath(transform.rect(track)), spec.inactive)]
+        for line in lines {
+            items.append(.fill(linePath(transform.rect(line.box)), line.opacity < 1 ? spec.color.fading(to: line.opacity) : spec.color))
+        }
         for (page, title) in (spec.labels ?? []).prefix(spec.pages).enumerated() where !title.text.isEmpty {
             let box = Rect(x: segmentStart(page), y: labelStart, width: segmentLength, height: labelDepth)
-            let isCurrent = page == spec.current
+            let isCurrent = page == current
             var readable = spec.inactive
             readable.alpha = 255
             items.append(.text(TextRun(

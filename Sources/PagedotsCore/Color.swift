@@ -14,6 +14,9 @@ public struct RGBA: Hashable, Sendable {
 
     public static let transparent = RGBA(red: 0, green: 0, blue: 0, alpha: 0)
 
+    /// Opaque white: the default `matte`.
+    public static let white = RGBA(red: 255, green: 255, blue: 255)
+
     /// The default `color`: iOS system blue.
     public static let systemBlue = RGBA(red: 0x00, green: 0x7A, blue: 0xFF)
 
@@ -35,6 +38,26 @@ public struct RGBA: Hashable, Sendable {
         var faded = self
         faded.alpha = UInt8(min(255, (Double(alpha) * factor + 0.5).rounded(.down)))
         return faded
+    }
+
+    /// The colour `fraction` (0…1) of the way from this one to `other`,
+    /// interpolated premultiplied (so a colour fading to `transparent` keeps
+    /// its hue), each channel rounded half up; exactly this colour at 0 and
+    /// `other` at 1.
+    public func interpolated(to other: RGBA, by fraction: Double) -> RGBA {
+        guard fraction > 0 else { return self }
+        guard fraction < 1 else { return other }
+        let (from, to) = (Double(alpha) * (1 - fraction), Double(other.alpha) * fraction)
+        let mixedAlpha = from + to
+        let roundedAlpha = (mixedAlpha + 0.5).rounded(.down)
+        guard roundedAlpha > 0 else { return .transparent }
+        func channel(_ a: UInt8, _ b: UInt8) -> UInt8 {
+            UInt8(min(255, ((Double(a) * from + Double(b) * to) / mixedAlpha + 0.5).rounded(.down)))
+        }
+        return RGBA(
+            red: channel(red, other.red), green: channel(green, other.green), blue: channel(blue, other.blue),
+            alpha: UInt8(min(255, roundedAlpha))
+        )
     }
 
     /// `rrggbbaa` in lowercase hex: the canonical form used in cache keys.

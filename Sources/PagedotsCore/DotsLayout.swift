@@ -11,4 +11,8 @@ struct DotsLayout: RowLayout {
     func items(in transform: DirectionTransform) -> [DrawItem] {
         row.plainItems(in: transform)
     }
+
+    func items(during move: Move, in transform: DirectionTransform) -> [DrawItem] {
+        row.movingItems(move, in: transform)
+    }
 }

@@ -7,9 +7,10 @@ struct IndicatorPainter {
         ShapePath.path(for: spec.shape, in: rect)
     }
 
-    /// The current page's indicator: always filled with `color`.
-    func current(in rect: Rect) -> DrawItem {
-        .fill(outline(in: rect), spec.color)
+    /// The current page's indicator: always filled with `color` (made
+    /// `opacity` times as opaque, as a cross-fade draws it).
+    func current(in rect: Rect, opacity: Double = 1) -> DrawItem {
+        .fill(outline(in: rect), opacity < 1 ? spec.color.fading(to: opacity) : spec.color)
     }
 
     /// Another page's indicator in `inactive`: filled, or with `fill=outline`
@@ -27,6 +28,19 @@ struct IndicatorPainter {
                 return .fill(ring, spec.inactive)
             }
             return .clipped(outline, [.stroke(outline, lineWidth: 2 * spec.stroke, spec.inactive)])
+        }
+    }
+
+    /// The current colour's marks part way through `move`, from the box
+    /// `from` to the box `to` (row coordinates; `inPlace` where they are now,
+    /// when that moves) as its effect places them, each painted by `paint`
+    /// (by default as the current indicator).
+    func currentMarks(
+        from: Rect, to: Rect, inPlace: (from: Rect, to: Rect)? = nil, during move: Move, in transform: DirectionTransform,
+        paint: ((MovingMark) -> DrawItem?)? = nil
+    ) -> [DrawItem] {
+        MovingMark.marks(from: from, to: to, inPlace: inPlace, progress: move.progress, effect: move.effect).compactMap { mark in
+            paint.map { $0(mark) } ?? current(in: transform.rect(mark.box), opacity: mark.opacity)
         }
     }
 }

@@ -24,6 +24,9 @@ extension IndicatorSpec {
             spec.darkInactive = defaults.darkInactive
             spec.darkBackground = defaults.darkBackground
         }
+        // Per-page colours that are all the spec's own draw what no list draws.
+        let own = IndicatorColors(current: spec.color, inactive: spec.inactive)
+        if let pageColors = spec.pageColors, pageColors.allSatisfy({ $0 == own }) { spec.pageColors = nil }
         return spec
     }
 
@@ -34,7 +37,10 @@ extension IndicatorSpec {
         case .pages: pages = defaults.pages
         case .current: current = defaults.current
         case .style: style = defaults.style
-        case .color, .colors: color = defaults.color
+        case .color: color = defaults.color
+        case .colors:
+            color = defaults.color
+            pageColors = defaults.pageColors
         case .inactive: inactive = defaults.inactive
         case .bg: background = defaults.background
         case .size: size = defaults.size
@@ -49,6 +55,12 @@ extension IndicatorSpec {
         case .visible: visible = defaults.visible
         case .progress: progress = defaults.progress
         case .labels: labels = defaults.labels
+        case .dwell: dwell = defaults.dwell
+        case .transition: transition = defaults.transition
+        case .effect: effect = defaults.effect
+        case .loop: loop = defaults.loop
+        case .fps: fps = defaults.fps
+        case .matte: matte = defaults.matte
         case .theme: theme = defaults.theme
         case .darkcolor: darkColor = defaults.darkColor
         case .darkinactive: darkInactive = defaults.darkInactive

@@ -26,6 +26,30 @@ public enum Shape: String, CaseIterable, Sendable {
 /// The encoding of the answer.
 public enum ImageFormat: String, CaseIterable, Sendable {
     case png, svg
+    /// Animated (docs/parameters.md, "Animation"): GIF, and APNG (a PNG that
+    /// clients which do not animate it show as its first frame).
+    case gif, apng
+
+    /// Whether the image is an animation of the carousel's cycle.
+    public var isAnimated: Bool {
+        switch self {
+        case .png, .svg: false
+        case .gif, .apng: true
+        }
+    }
+}
+
+/// How an animation moves the current indicator from one page to the next
+/// (docs/styles.md, "Animation").
+public enum Effect: String, CaseIterable, Sendable {
+    /// The current indicator travels to the next position.
+    case slide
+    /// It stretches to reach the next position, then its tail follows.
+    case worm
+    /// The two indicators cross-fade in place.
+    case fade
+    /// A cut at the end of the dwell.
+    case none
 }
 
 /// Which colours an image is drawn in (docs/parameters.md, "Themes").
@@ -84,6 +108,22 @@ public struct IndicatorSpec: Hashable, Sendable {
     public var darkColor: RGBA = .systemBlueDark
     public var darkInactive: RGBA = RGBA.systemBlueDark.fading(to: IndicatorSpec.inactiveAlphaFactor)
     public var darkBackground: RGBA = .transparent
+    /// Animations only (docs/parameters.md, "Animation"): how long each page
+    /// shows, its outgoing move included, and how long the move takes, in
+    /// milliseconds (multiples of 10).
+    public var dwell: Int = 3000
+    public var transition: Int = 300
+    public var effect: Effect = .slide
+    /// How many times the cycle plays; 0 is forever.
+    public var loop: Int = 0
+    /// Frames per second while anything moves.
+    public var fps: Int = 25
+    /// GIF only: the opaque colour that partly transparent pixels are blended onto.
+    public var matte: RGBA = .white
+    /// Animations with `colors` only: each page's colours in the drawn theme,
+    /// cycled (page `i` takes item `i mod count`); nil when every page has
+    /// `color` and `inactive`.
+    public var pageColors: [IndicatorColors]?
 
     public init(pages: Int) {
         self.pages = pages
@@ -97,5 +137,6 @@ public struct IndicatorSpec: Hashable, Sendable {
     public var storageBytes: Int {
         MemoryLayout<IndicatorSpec>.stride
             + (labels ?? []).reduce(0) { $0 + MemoryLayout<Label>.stride + $1.text.utf8.count }
+            + (pageColors?.count ?? 0) * MemoryLayout<IndicatorColors>.stride
     }
 }

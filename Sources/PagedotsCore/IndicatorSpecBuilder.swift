@@ -4,8 +4,10 @@ struct IndicatorSpecBuilder {
     private var spec = IndicatorSpec(pages: 1)
     private let options: PathOptions
     private var colorGiven = false
-    private var colorsGiven = false
+    /// `colors` as given.
+    private var givenColors: [RGBA]?
     private var inactiveGiven = false
+    private var transitionGiven = false
     private var darkColorGiven = false
     private var darkInactiveGiven = false
     private var darkBackgroundGiven = false
@@ -59,7 +61,7 @@ struct IndicatorSpecBuilder {
             if colorGiven { throw value.failure("not be given together with color") }
             let colors = try value.colors()
             spec.color = colors[spec.current % colors.count]
-            colorsGiven = true
+            givenColors = colors
         case .format:
             spec.format = try value.choice(ImageFormat.self)
             if let fixed = options.format, fixed != spec.format {
@@ -68,6 +70,18 @@ struct IndicatorSpecBuilder {
         case .visible: spec.visible = try value.integer()
         case .progress: spec.progress = try value.decimal()
         case .labels: spec.labels = try value.texts(count: spec.pages, note: "one per page: pages=\(spec.pages)").map { Label($0) }
+        case .dwell: spec.dwell = try value.integer()
+        case .transition:
+            spec.transition = try value.integer(upTo: spec.dwell, note: "dwell=\(spec.dwell)")
+            transitionGiven = true
+        case .effect: spec.effect = try value.choice(Effect.self)
+        case .loop: spec.loop = try value.integer()
+        case .fps: spec.fps = try value.integer()
+        case .matte:
+            spec.matte = try value.color()
+            if spec.matte.alpha != 255 {
+                throw value.failure("be an opaque color (it stands for the email's background, which has no transparency)")
+            }
         case .theme:
             spec.theme = try value.choice(Theme.self)
             if spec.theme == .auto, spec.format != .svg {
@@ -77,7 +91,7 @@ struct IndicatorSpecBuilder {
                 )
             }
         case .darkcolor:
-            if colorsGiven { throw value.failure("not be given together with colors (the per-page colors apply in both themes)") }
+            if givenColors != nil { throw value.failure("not be given together with colors (the per-page colors apply in both themes)") }
             spec.darkColor = try value.color()
             darkColorGiven = true
         case .darkinactive:
@@ -91,31 +105,51 @@ struct IndicatorSpecBuilder {
         }
     }
 
-    /// The finished spec: colours not given derived from those given,
-    /// parameters the style does not use reset, a fitted `width`/`height`
-    /// dropped, and the image checked against `ImageLimits`.
+    /// The finished spec: colours not given derived from those given, a
+    /// default `transition` capped at `dwell`, parameters the style does not
+    /// use reset, a fitted `width`/`height` dropped, and the image (and its
+    /// animation) checked against `ImageLimits`.
     mutating func finish() throws(ParameterError) -> IndicatorSpec {
         let fitted = fittedSize()
         deriveColors()
+        if !transitionGiven { spec.transition = min(spec.transition, spec.dwell) }
         spec = spec.normalized()
         if let width = spec.width, width <= minimum(fitted.width).lowerBound { spec.width = nil }
         if let height = spec.height, height <= minimum(fitted.height).lowerBound { spec.height = nil }
-        try ImageLimits.check(
-            Size(width: spec.width ?? fitted.width, height: spec.height ?? fitted.height),
-            scale: spec.scale, format: spec.format, style: spec.style
-        )
+        let canvas = Size(width: spec.width ?? fitted.width, height: spec.height ?? fitted.height)
+        try ImageLimits.check(canvas, scale: spec.scale, format: spec.format, style: spec.style)
+        if spec.format.isAnimated {
+            try ImageLimits.checkAnimation(frames: AnimationTimeline(spec: spec).frameCount, of: canvas, scale: spec.scale)
+        }
         return spec
     }
 
     /// The defaults that follow from other colours: `inactive` from `color`,
-    /// and the dark colours from the light ones (docs/parameters.md, "Themes").
+    /// and the dark colours from the light ones (docs/parameters.md,
+    /// "Themes"); for an animation with `colors`, every page's colours.
     private mutating func deriveColors() {
-        if !inactiveGiven { spec.inactive = spec.color.fading(to: IndicatorSpec.inactiveAlphaFactor) }
-        if !darkColorGiven { spec.darkColor = spec.color.inDarkMode }
-        if !darkInactiveGiven {
-            spec.darkInactive = inactiveGiven ? spec.inactive : spec.darkColor.fading(to: IndicatorSpec.inactiveAlphaFactor)
-        }
+        let (light, dark) = colors(current: spec.color, darkCurrent: darkColorGiven ? spec.darkColor : nil)
+        spec.inactive = light.inactive
+        spec.darkColor = dark.current
+        spec.darkInactive = dark.inactive
         if !darkBackgroundGiven { spec.darkBackground = spec.background }
+        if spec.format.isAnimated, let givenColors, givenColors.count > 1 {
+            spec.pageColors = givenColors.prefix(spec.pages).map { color in
+                let (light, dark) = colors(current: color, darkCurrent: nil)
+                return spec.theme == .dark ? dark : light
+            }
+        }
+    }
+
+    /// The colours drawn with the current indicator in `color`, in both
+    /// themes: `inactive` unless given follows it, and so does the dark
+    /// current colour unless `darkCurrent` is given, and the dark `inactive`.
+    private func colors(current color: RGBA, darkCurrent: RGBA?) -> (light: IndicatorColors, dark: IndicatorColors) {
+        let factor = IndicatorSpec.inactiveAlphaFactor
+        let inactive = inactiveGiven ? spec.inactive : color.fading(to: factor)
+        let dark = darkCurrent ?? color.inDarkMode
+        let darkInactive = darkInactiveGiven ? spec.darkInactive : inactiveGiven ? spec.inactive : dark.fading(to: factor)
+        return (IndicatorColors(current: color, inactive: inactive), IndicatorColors(current: dark, inactive: darkInactive))
     }
 
     /// The fitted size, worked out once, when `width`, `height` or `finish`

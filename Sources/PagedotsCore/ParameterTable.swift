@@ -5,6 +5,7 @@
 public enum ParameterName: String, CaseIterable, Sendable {
     case pages, current, style, color, inactive, bg, size, spacing, padding, scale
     case direction, fill, stroke, shape, colors, format, visible, progress, labels
+    case dwell, transition, effect, loop, fps, matte
     case theme, darkcolor, darkinactive, darkbg
     case width, height
 }
@@ -13,6 +14,9 @@ public enum ParameterName: String, CaseIterable, Sendable {
 public enum ParameterKind: Hashable, Sendable {
     /// ASCII digits only (`05` is 5), within the range.
     case integer(ClosedRange<Int>)
+    /// An integer as above that is also a multiple of `step` (durations in
+    /// milliseconds are multiples of 10, since GIF counts centiseconds).
+    case multiple(of: Int, ClosedRange<Int>)
     /// `digits` or `digits.digits` (no sign, exponent or bare `.`), within the
     /// range; nil when only a rule (`Parameter.rule`) bounds it.
     case decimal(ClosedRange<Double>?)
@@ -52,12 +56,18 @@ public struct ParameterUse: Hashable, Sendable {
     public var formats: [ImageFormat]?
     /// The themes that draw with it; nil for every theme.
     public var themes: [Theme]?
+    /// The animation effects that draw with it; nil for every effect.
+    public var effects: [Effect]?
 
-    public init(styles: [Style] = Style.allCases, fill: Fill? = nil, formats: [ImageFormat]? = nil, themes: [Theme]? = nil) {
+    public init(
+        styles: [Style] = Style.allCases, fill: Fill? = nil, formats: [ImageFormat]? = nil, themes: [Theme]? = nil,
+        effects: [Effect]? = nil
+    ) {
         self.styles = styles
         self.fill = fill
         self.formats = formats
         self.themes = themes
+        self.effects = effects
     }
 
     /// Whether a spec with these settings is drawn with the parameter.
@@ -66,14 +76,17 @@ public struct ParameterUse: Hashable, Sendable {
             && (fill.map { $0 == spec.fill } ?? true)
             && (formats?.contains(spec.format) ?? true)
             && (themes?.contains(spec.theme) ?? true)
+            && (effects?.contains(spec.effect) ?? true)
     }
 
     /// In words, for the docs: `all`, `scroll`, `dots, pill, scroll, progress
-    /// with fill=outline`, `all, PNG only`, `all with theme=dark or auto`.
+    /// with fill=outline`, `all, PNG only`, `all with theme=dark or auto`,
+    /// `all with effect=slide, worm or fade, GIF and APNG only`.
     public var summary: String {
         var text = styles == Style.allCases ? "all" : styles.map(\.rawValue).joined(separator: ", ")
         if let fill { text += " with fill=\(fill.rawValue)" }
         if let themes { text += " with theme=" + Self.either(themes.map(\.rawValue)) }
+        if let effects { text += " with effect=" + Self.either(effects.map(\.rawValue)) }
         if let formats { text += ", " + Self.either(formats.map { $0.rawValue.uppercased() }, or: "and") + " only" }
         return text
     }
@@ -90,7 +103,7 @@ public struct ParameterUse: Hashable, Sendable {
 public struct Parameter: Hashable, Sendable {
     public var name: ParameterName
     public var kind: ParameterKind
-    /// The unit of a length (`points`), nil for other kinds.
+    /// The unit of a length (`points`) or a duration (`milliseconds`), nil for other kinds.
     public var unit: String?
     public var defaultValue: ParameterDefault
     /// A limit that depends on other parameters, in words (`less than pages`).
@@ -119,6 +132,8 @@ public struct Parameter: Hashable, Sendable {
         switch kind {
         case .integer(let range):
             text = "integer \(range.lowerBound)…\(range.upperBound)"
+        case .multiple(let step, let range):
+            text = "integer \(range.lowerBound)…\(range.upperBound), a multiple of \(step)"
         case .decimal(let range):
             text = range.map { "number \(DecimalText.format($0.lowerBound))…\(DecimalText.format($0.upperBound))" } ?? "number"
         case .choice(let words):
@@ -143,6 +158,12 @@ extension ParameterName {
     private static let spacedStyles: [Style] = Style.allCases.filter { $0 != .fraction }
     /// The themes that draw the dark colours.
     private static let darkThemes: [Theme] = [.dark, .auto]
+    /// The formats drawn in pixels.
+    private static let raster: [ImageFormat] = ImageFormat.allCases.filter { $0 != .svg }
+    /// The animated formats.
+    private static let animated: [ImageFormat] = ImageFormat.allCases.filter(\.isAnimated)
+    /// The effects that move the indicator over a transition.
+    private static let moving: [Effect] = Effect.allCases.filter { $0 != .none }
 
     /// This parameter's row of the table.
     public var definition: Parameter {
@@ -176,7 +197,7 @@ extension ParameterName {
         case .padding:
             return row(.decimal(0...64), unit: "points", .value("4"), "margin on every side")
         case .scale:
-            return row(.integer(1...4), .value("1"), use: ParameterUse(formats: [.png]),
+            return row(.integer(1...4), .value("1"), use: ParameterUse(formats: Self.raster),
                        "pixels per point (1x, 2x, 3x screens); SVG is sized in points")
         case .direction:
             return row(.choice(Direction.allCases.map(\.rawValue)), .value("ltr"),
@@ -199,11 +220,31 @@ extension ParameterName {
         case .visible:
             return row(.integer(3...25), .value("7"), use: ParameterUse(styles: [.scroll]), "how many dots show")
         case .progress:
-            return row(.decimal(0...1), .value("0.5"), use: ParameterUse(styles: [.progress]),
-                       "how much of the current indicator is filled")
+            return row(.decimal(0...1), .value("0.5"), use: ParameterUse(styles: [.progress], formats: [.png, .svg]),
+                       "how much of the current indicator is filled (an animation fills it as a timer)")
         case .labels:
             return row(.textList, .none, rule: "exactly one per page", use: ParameterUse(styles: [.bar]),
                        "segment titles (%2C for a comma inside one)")
+        case .dwell:
+            return row(.multiple(of: 10, 100...60000), unit: "milliseconds", .value("3000"),
+                       use: ParameterUse(formats: Self.animated), "how long each page shows, its outgoing transition included")
+        case .transition:
+            return row(.multiple(of: 10, 0...60000), unit: "milliseconds", .value("300"),
+                       rule: "at most dwell, which also caps the default",
+                       use: ParameterUse(formats: Self.animated, effects: Self.moving),
+                       "how long the move to the next page takes, at the end of each dwell")
+        case .effect:
+            return row(.choice(Effect.allCases.map(\.rawValue)), .value("slide"), use: ParameterUse(formats: Self.animated),
+                       "how the move looks: the current indicator slides, stretches like a worm, cross-fades, or cuts")
+        case .loop:
+            return row(.integer(0...100), .value("0"), use: ParameterUse(formats: Self.animated),
+                       "how many times the cycle plays; 0 is forever")
+        case .fps:
+            return row(.integer(1...50), .value("25"), use: ParameterUse(formats: Self.animated),
+                       "frames per second while anything moves (a transition, the progress timer)")
+        case .matte:
+            return row(.color, .value("white"), rule: "opaque", use: ParameterUse(formats: [.gif]),
+                       "the colour partly transparent pixels are blended onto (the email's background)")
         case .theme:
             return row(.choice(Theme.allCases.map(\.rawValue)), .value("light"), rule: "auto with format=svg only",
                        "colours: light, dark, or auto, which switches with the viewer's colour scheme inside an SVG")

@@ -21,14 +21,21 @@ struct ParameterValue {
         self.raw = raw
     }
 
-    /// An integer in the kind's range, its top lowered to `limit` (`note`
-    /// says why; like every note, worked out only for a message).
+    /// An integer in the kind's range (and a multiple of its step), its top
+    /// lowered to `limit` (`note` says why; like every note, worked out only
+    /// for a message).
     func integer(upTo limit: Int = .max, note: @autoclosure () -> String? = nil) throws(ParameterError) -> Int {
-        guard case .integer(let kindRange) = kind else { preconditionFailure("\(name) is not an integer") }
+        let kindRange: ClosedRange<Int>, step: Int
+        switch kind {
+        case .integer(let range): (kindRange, step) = (range, 1)
+        case .multiple(let multiple, let range): (kindRange, step) = (range, multiple)
+        default: preconditionFailure("\(name) is not an integer")
+        }
         let range = kindRange.lowerBound...max(kindRange.lowerBound, min(kindRange.upperBound, limit))
         let text = try decoded(raw)
-        guard let value = DecimalText.integer(text), range.contains(value) else {
-            throw failure("be " + ParameterKind.integer(range).phrase(), note: note())
+        guard let value = DecimalText.integer(text), range.contains(value), value.isMultiple(of: step) else {
+            let allowed = step == 1 ? ParameterKind.integer(range) : .multiple(of: step, range)
+            throw failure("be " + allowed.phrase(), note: note())
         }
         return value
     }
@@ -151,6 +158,8 @@ extension ParameterKind {
         switch self {
         case .integer(let range):
             return "an integer from \(range.lowerBound) to \(range.upperBound)"
+        case .multiple(let step, let range):
+            return ParameterKind.integer(range).phrase() + ", a multiple of \(step)"
         case .decimal(let range?) where range.upperBound == .infinity:
             return "a number of at least \(DecimalText.format(range.lowerBound))"
         case .decimal(let range?):

@@ -12,4 +12,8 @@ struct PillLayout: RowLayout {
     func items(in transform: DirectionTransform) -> [DrawItem] {
         row.plainItems(in: transform)
     }
+
+    func items(during move: Move, in transform: DirectionTransform) -> [DrawItem] {
+        row.movingItems(move, in: transform)
+    }
 }

@@ -16,16 +16,36 @@ struct ProgressLayout: RowLayout {
         var items: [DrawItem] = []
         items.reserveCapacity(row.shown + 1)
         for slot in row.slots {
-            let box = transform.rect(slot.box)
-            items.append(painter.inactive(in: box))
-            guard slot.isCurrent else { continue }
-            let fraction = min(max(row.spec.progress, 0), 1)
-            if fraction > 0 {
-                var filled = slot.box
-                filled.width *= fraction
-                items.append(.clipped(painter.outline(in: box), [.fill(ShapePath.path(for: .square, in: transform.rect(filled)), row.spec.color)]))
+            items.append(painter.inactive(in: transform.rect(slot.box)))
+            if slot.isCurrent, let fill = fill(of: slot.box, by: row.spec.progress, color: row.spec.color, in: transform) {
+                items.append(fill)
             }
         }
         return items
+    }
+
+    /// The track `box` (row coordinates) filled from its start by
+    /// `fraction` (clamped to 0…1) in `color`; nil when nothing is filled.
+    private func fill(of box: Rect, by fraction: Double, color: RGBA, in transform: DirectionTransform) -> DrawItem? {
+        let fraction = min(max(fraction, 0), 1)
+        guard fraction > 0 else { return nil }
+        var filled = box
+        filled.width *= fraction
+        let outline = IndicatorPainter(spec: row.spec).outline(in: transform.rect(box))
+        return .clipped(outline, [.fill(ShapePath.path(for: .square, in: transform.rect(filled)), color)])
+    }
+
+    /// The timer fills while its page rests.
+    var isTimer: Bool { true }
+
+    /// The track's length passes to the next page while the current
+    /// colour, a full track's outline filled as far as the timer got, moves
+    /// by the effect to the next track, emptying as it arrives (a fade
+    /// empties nothing: the leaving fill fades out in place).
+    func items(during move: Move, in transform: DirectionTransform) -> [DrawItem] {
+        row.movingItems(move, in: transform) { mark in
+            let color = mark.opacity < 1 ? row.spec.color.fading(to: mark.opacity) : row.spec.color
+            return fill(of: mark.box, by: mix(move.fill, 0, mark.arrival), color: color, in: transform)
+        }
     }
 }

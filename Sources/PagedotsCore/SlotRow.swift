@@ -42,17 +42,29 @@ struct SlotRow {
 
     /// The shown indicators, first to last along the row.
     var slots: [Slot] {
+        slots { $0 == spec.current ? 1 : 0 }
+    }
+
+    /// The shown indicators, first to last along the row, each page `p`
+    /// taking `share(p)` of the current indicator's extra length (the
+    /// current length passes from one page to the next as a move goes on).
+    func slots(sharing share: (Int) -> Double) -> [Slot] {
         var slots: [Slot] = []
         slots.reserveCapacity(shown)
         var start = spec.padding
         for index in 0..<shown {
             let page = firstPage + index
-            let isCurrent = page == spec.current
-            let length = isCurrent ? currentLength : spec.size
-            slots.append(Slot(index: index, page: page, box: Rect(x: start, y: spec.padding, width: length, height: spec.size), isCurrent: isCurrent))
+            let length = mix(spec.size, currentLength, share(page))
+            let box = Rect(x: start, y: spec.padding, width: length, height: spec.size)
+            slots.append(Slot(index: index, page: page, box: box, isCurrent: page == spec.current))
             start += length + spec.spacing
         }
         return slots
+    }
+
+    /// The box of `page`'s indicator when it holds the whole current length.
+    func currentBox(of page: Int) -> Rect {
+        slots { $0 == page ? 1 : 0 }[page - firstPage].box
     }
 
     /// Every slot painted as a plain indicator (`color` for the current
@@ -63,5 +75,24 @@ struct SlotRow {
             let box = transform.rect(adjust(slot))
             return slot.isCurrent ? painter.current(in: box) : painter.inactive(in: box)
         }
+    }
+
+    /// Part way through `move` (this row's spec is the moving one): every
+    /// shown indicator in `inactive`, the current length part way from the
+    /// leaving page to the reached one, and the current colour's marks on
+    /// top, moving by the effect from the leaving page's current indicator
+    /// to the reached one's (each as it is at its end of the move; a fade
+    /// stays on the two pages' slots as they change), painted by `paint`
+    /// (by default as the current indicator).
+    func movingItems(_ move: Move, in transform: DirectionTransform, paint: ((MovingMark) -> DrawItem?)? = nil) -> [DrawItem] {
+        let painter = IndicatorPainter(spec: spec)
+        let passing = slots { page in
+            page == move.to ? (page == move.from ? 1 : move.progress) : page == move.from ? 1 - move.progress : 0
+        }
+        let now = (from: passing[move.from - firstPage].box, to: passing[move.to - firstPage].box)
+        let marks = painter.currentMarks(
+            from: currentBox(of: move.from), to: currentBox(of: move.to), inPlace: now, during: move, in: transform, paint: paint
+        )
+        return passing.map { painter.inactive(in: transform.rect($0.box)) } + marks
     }
 }

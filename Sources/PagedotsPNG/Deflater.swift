@@ -43,12 +43,17 @@ final class Deflater {
 
     private let stream: UnsafeMutablePointer<z_stream>
 
-    init() {
+    /// A stream with zlib's `memLevel` (1…9): its hash table has
+    /// 2^(memLevel + 7) entries, which every reset clears, and a block holds
+    /// up to 2^(memLevel + 6) symbols. 9, the default, suits any input; a
+    /// lower level costs less to reset and compresses inputs that fit one
+    /// such block the same but for rare hash collisions.
+    init(memLevel: Int32 = 9) {
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         // zlib refers back to the stream's address, so it lives in its own allocation.
         let status = deflateInit2_(
-            stream, 9, Z_DEFLATED, 15, 9, Z_DEFAULT_STRATEGY,
+            stream, 9, Z_DEFLATED, 15, memLevel, Z_DEFAULT_STRATEGY,
             ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)
         )
         // Only a failed allocation or a mismatched zlib can get here, never an image.

@@ -40,6 +40,20 @@ struct PNGChunkWriter {
         }
     }
 
+    /// Appends PLTE, and tRNS when some colours are translucent.
+    mutating func appendPalette(_ palette: Palette) {
+        appendChunk("PLTE") { data in
+            for color in palette.colors {
+                data.append(contentsOf: [color.red, color.green, color.blue])
+            }
+        }
+        if palette.translucentCount > 0 {
+            appendChunk("tRNS") { data in
+                data.append(contentsOf: palette.colors.prefix(palette.translucentCount).map(\.alpha))
+            }
+        }
+    }
+
     static func appendBigEndian(_ value: UInt32, to data: inout [UInt8]) {
         data.append(contentsOf: [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
     }

@@ -80,7 +80,8 @@ enum PixelLayout: Equatable {
 struct Palette {
     /// Index order.
     var colors: [PackedPixel]
-    /// How many leading entries have alpha below 255: the `tRNS` length.
+    /// The `tRNS` length: the leading entries up to the last one with alpha
+    /// below 255 (only translucent ones, unless a transparent entry was added).
     var translucentCount: Int
 
     init(_ table: ColorTable) {
@@ -92,6 +93,23 @@ struct Palette {
         }
         colors = sorted.map(\.pixel)
         translucentCount = colors.prefix { $0.alpha != 255 }.count
+    }
+
+    /// This palette with transparent black added, for an animation's frames
+    /// blended OVER (whose unchanged pixels it marks), when the palette has
+    /// no fully transparent colour and one more entry needs no more bits an
+    /// index; nil otherwise. It goes after the translucent colours, and
+    /// after the most frequent colour when all are opaque (which keeps index
+    /// 0, the byte the rows' filter types share, for the background): tRNS
+    /// grows by one byte, or appears with two.
+    func addingTransparent() -> Palette? {
+        guard !colors.contains(where: { $0.alpha == 0 }), !colors.isEmpty,
+              Self.bitDepth(forColorCount: colors.count + 1) == Self.bitDepth(forColorCount: colors.count) else { return nil }
+        var palette = self
+        let index = max(1, translucentCount)
+        palette.colors.insert(0, at: index)
+        palette.translucentCount = index + 1
+        return palette
     }
 
     /// The bytes that PLTE and tRNS add to the file, chunk framing included.

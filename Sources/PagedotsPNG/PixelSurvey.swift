@@ -75,10 +75,11 @@ struct ColorTable {
 }
 
 /// What an image's pixels allow: how many colours, whether any is
-/// translucent or not grey, how few bits the greys need. Read in one pass.
+/// translucent or not grey, how few bits the greys need. Read in one pass;
+/// an animation adds the pixels of each of its frames' changed regions.
 struct PixelSurvey {
     /// The distinct colours, or nil when there are more than a palette holds.
-    var colors: ColorTable?
+    var colors: ColorTable? = ColorTable()
     /// Every alpha is 255.
     var isOpaque = true
     /// Every pixel has red = green = blue.
@@ -87,20 +88,30 @@ struct PixelSurvey {
     /// every grey value exactly (a 4-bit level is a multiple of 255/15 = 17).
     var greyBitDepth = 1
 
+    /// A survey of no pixels yet.
+    init() {}
+
+    /// A survey of one image.
     init(rgba pixels: UnsafeRawBufferPointer) {
-        var table = ColorTable()
-        var tableOverflowed = false
+        add(pixels)
+    }
+
+    /// Counts more pixels, given as RGBA bytes.
+    mutating func add(_ pixels: UnsafeRawBufferPointer) {
         let pixelCount = pixels.count / 4
         var index = 0
         while index < pixelCount {
+            if colors == nil && !isGrey && !isOpaque {
+                return  // nothing left to learn: RGBA it is
+            }
             // Count a run of equal pixels at once: indicator images are mostly runs.
             let pixel = pixels.pixel(at: index)
             var end = index + 1
             while end < pixelCount && pixels.pixel(at: end) == pixel {
                 end += 1
             }
-            if !tableOverflowed && !table.add(pixel, times: end - index) {
-                tableOverflowed = true
+            if colors?.add(pixel, times: end - index) == false {
+                colors = nil
             }
             if pixel.alpha != 255 {
                 isOpaque = false
@@ -112,12 +123,22 @@ struct PixelSurvey {
                     isGrey = false
                 }
             }
-            if tableOverflowed && !isGrey && !isOpaque {
-                break  // nothing left to learn: RGBA it is
-            }
             index = end
         }
-        colors = tableOverflowed ? nil : table
+    }
+
+    /// The palette for the surveyed colours, and the colour table with each
+    /// colour's index in it assigned; nil when there are too many colours.
+    /// `reservingTransparent` adds transparent black when the palette can
+    /// take it (see `Palette.addingTransparent()`).
+    func palette(reservingTransparent: Bool = false) -> (palette: Palette, indices: ColorTable)? {
+        guard var table = colors else { return nil }
+        var palette = Palette(table)
+        if reservingTransparent, let extended = palette.addingTransparent(), table.add(0, times: 1) {
+            palette = extended
+        }
+        table.assignIndices(palette.colors)
+        return (palette, table)
     }
 
     /// The smallest depth at which `level` is exact: 0 and 255 need 1 bit,

@@ -7,7 +7,9 @@ let usage = """
     usage: pagedots-bench encode QUERIES_FILE OUTDIR   pagedots' PNG encoder vs Cairo's writer, same pixels
            pagedots-bench render QUERY...              µs per image, render + encode (ImageMaker)
            pagedots-bench render-unique QUERY          the same, every image a new one (QUERY&color= counted up)
+           pagedots-bench frames QUERY OUTDIR          an animation's frames as OUTDIR/frame-NNN.png, delays on stdout
            pagedots-bench gif-samples OUTDIR           the GIF encoder on test animations: writes them, times them
+           pagedots-bench apng-samples OUTDIR          sample animations as APNG files, with encode and draw times
     QUERIES_FILE: one query (or URL) a line; blank lines and lines starting with # are skipped.
     Env: RUNS (timed runs, median taken; default 5), RUN_MS (ms per timed run; default 60),
          SAMPLES (gif-samples: only the samples whose names contain it),
@@ -67,8 +69,12 @@ do {
         try benchmarkEncoding(queries: queries.map { Substring($0) }, outputDirectory: String(arguments.last ?? "."), stopwatch: stopwatch)
     case "render" where arguments.count >= 2:
         benchmarkRendering(queries: arguments.dropFirst().map { Substring($0) }, stopwatch: stopwatch)
+    case "apng-samples" where arguments.count == 2:
+        try benchmarkAnimations(outputDirectory: String(arguments.last ?? "."), stopwatch: stopwatch)
     case "render-unique" where arguments.count == 2:
         try benchmarkRenderingUnique(query: Substring(arguments.last ?? ""), stopwatch: stopwatch)
+    case "frames" where arguments.count == 3:
+        try writeAnimationFrames(query: Substring(arguments.dropFirst().first ?? ""), outputDirectory: String(arguments.last ?? "."))
     case "gif-samples" where arguments.count == 2:
         try benchmarkGIFSamples(outputDirectory: String(arguments.last ?? "."), only: getenv("SAMPLES").map { String(cString: $0) }, stopwatch: stopwatch)
     default:

@@ -29,6 +29,12 @@ import PagedotsCore
         case .visible: "9"
         case .progress: "0.25"
         case .labels: "a,b,c"
+        case .dwell: "1000"
+        case .transition: "200"
+        case .effect: "worm"
+        case .loop: "3"
+        case .fps: "10"
+        case .matte: "black"
         case .theme: "dark"
         case .darkcolor: "orange"
         case .darkinactive: "gray"
@@ -44,6 +50,7 @@ import PagedotsCore
         if let fill = use.fill { context.append((.fill, fill.rawValue)) }
         if let format = use.formats?.first { context.append((.format, format.rawValue)) }
         if let theme = use.themes?.first { context.append((.theme, theme.rawValue)) }
+        if let effect = use.effects?.first { context.append((.effect, effect.rawValue)) }
         return context
     }
 
@@ -58,6 +65,8 @@ import PagedotsCore
             context.append((.format, other.rawValue))
         } else if let themes = use.themes, let other = Theme.allCases.first(where: { !themes.contains($0) }) {
             context.append((.theme, other.rawValue))
+        } else if let effects = use.effects, let other = Effect.allCases.first(where: { !effects.contains($0) }) {
+            context.append((.effect, other.rawValue))
         } else {
             return nil
         }
@@ -76,7 +85,7 @@ import PagedotsCore
         #expect(ParameterName.allCases.map(\.rawValue) == [
             "pages", "current", "style", "color", "inactive", "bg", "size", "spacing", "padding", "scale", "direction",
             "fill", "stroke", "shape", "colors", "format", "visible", "progress", "labels",
-            "theme", "darkcolor", "darkinactive", "darkbg", "width", "height",
+            "dwell", "transition", "effect", "loop", "fps", "matte", "theme", "darkcolor", "darkinactive", "darkbg", "width", "height",
         ])
         #expect(Parameter.all.allSatisfy { $0.name.definition == $0 })
     }
@@ -101,14 +110,17 @@ import PagedotsCore
     @Test func useRulesAsTheDocsSayThem() {
         let use = Dictionary(uniqueKeysWithValues: Parameter.all.map { ($0.name, $0.use.summary) })
         #expect(use[.visible] == "scroll")
-        #expect(use[.progress] == "progress")
+        #expect(use[.progress] == "progress, PNG and SVG only")
         #expect(use[.labels] == "bar")
         #expect(use[.stroke] == "dots, pill, scroll, progress with fill=outline")
         #expect(use[.fill] == "dots, pill, scroll, progress")
         #expect(use[.shape] == "dots, pill, scroll, progress")
         #expect(use[.spacing] == "dots, pill, bar, scroll, progress")
-        #expect(use[.scale] == "all, PNG only")
+        #expect(use[.scale] == "all, PNG, GIF and APNG only")
         #expect(use[.size] == "all")
+        #expect(use[.dwell] == "all, GIF and APNG only")
+        #expect(use[.transition] == "all with effect=slide, worm or fade, GIF and APNG only")
+        #expect(use[.matte] == "all, GIF only")
     }
 
     @Test func allowedValuesInWords() {
@@ -120,6 +132,9 @@ import PagedotsCore
         #expect(allowed[.style] == "dots, pill, bar, scroll, progress, fraction")
         #expect(allowed[.colors] == "1…1000 colors, comma-separated; not together with color")
         #expect(allowed[.width] == "number (points); at least the fitted width")
+        #expect(allowed[.dwell] == "integer 100…60000, a multiple of 10 (milliseconds)")
+        #expect(allowed[.transition] == "integer 0…60000, a multiple of 10 (milliseconds); at most dwell, which also caps the default")
+        #expect(allowed[.effect] == "slide, worm, fade, none")
     }
 
     /// The docs' row for a parameter, as a generator would write it.

@@ -36,7 +36,7 @@ let colorRule = "a color: hex RGB, RGBA, RRGGBB or RRGGBBAA (# optional), a CSS 
         ("pages=5&direction=up", #"direction: must be one of ltr, rtl, ttb, btt; got "up""#),
         ("pages=5&fill=hollow", #"fill: must be one of solid, outline; got "hollow""#),
         ("pages=5&shape=triangle", #"shape: must be one of circle, square, rounded, diamond, star, heart; got "triangle""#),
-        ("pages=5&format=gif", #"format: must be one of png, svg; got "gif""#),
+        ("pages=5&format=jpeg", #"format: must be one of png, svg, gif, apng; got "jpeg""#),
         // colours
         ("pages=5&color=blu", #"color: must be \#(colorRule); got "blu""#),
         ("pages=5&color=%23ggg", #"color: must be \#(colorRule); got "%23ggg""#),

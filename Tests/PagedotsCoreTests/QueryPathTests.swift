@@ -13,15 +13,19 @@ import PagedotsCore
         ("/indicator@3x.png", PathOptions(format: .png, scale: 3)),
         ("/indicator@4x.svg", PathOptions(format: .svg, scale: 4)),
         ("/indicator@%32x", PathOptions(scale: 2)),
+        ("/indicator.gif", PathOptions(format: .gif)),
+        ("/indicator.apng", PathOptions(format: .apng)),
+        ("/indicator@2x.gif", PathOptions(format: .gif, scale: 2)),
+        ("/indicator@3x.apng", PathOptions(format: .apng, scale: 3)),
     ])
     func imagePaths(path: String, options: PathOptions) throws {
         #expect(try IndicatorQuery.pathOptions(forPath: path[...]) == options)
     }
 
     @Test(arguments: [
-        "/", "", "/indicators", "/indicatorx", "/Indicator", "/indicator/", "/indicator.PNG", "/indicator.gif",
+        "/", "", "/indicators", "/indicatorx", "/Indicator", "/indicator/", "/indicator.PNG", "/indicator.GIF", "/indicator.apng.png",
         "/indicator.", "/indicator@", "/indicator@2", "/indicator@2x.", "/indicator@2X", "/indicator.png.png",
-        "/indicator.svg@2x", "/x/indicator",
+        "/indicator.svg@2x", "/x/indicator", "/indicator.xapng", "/indicator@2xapng", "/indicator.apn",
     ])
     func otherPathsAreNotImagePaths(path: String) throws {
         #expect(try IndicatorQuery.pathOptions(forPath: path[...]) == nil)

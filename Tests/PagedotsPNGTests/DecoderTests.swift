@@ -63,6 +63,18 @@ struct HandMadePNG {
     }
 }
 
+/// Breaks `file` the way `broken` says (what is wrong, words the error must
+/// contain, the change) and expects `decode` to refuse it with those words.
+func expectRefused(
+    _ broken: (problem: String, words: String, change: @Sendable (inout HandMadePNG) -> Void), breaking file: HandMadePNG,
+    decode: ([UInt8]) throws -> Void, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    var png = file
+    broken.change(&png)
+    let error = #expect(throws: PNGDecodingError.self, "\(broken.problem)", sourceLocation: sourceLocation) { try decode(png.bytes) }
+    #expect(error?.description.contains(broken.words) == true, "\(broken.problem): \(error?.description ?? "")", sourceLocation: sourceLocation)
+}
+
 @Suite("The test decoder is strict and complete")
 struct DecoderTests {
     @Test("a valid hand-made file decodes, ancillary chunks are listed")
@@ -141,11 +153,7 @@ struct DecoderTests {
 
     @Test("broken files are refused", arguments: broken.indices)
     func refused(index: Int) {
-        let (problem, words, breakFile) = Self.broken[index]
-        var png = HandMadePNG.valid
-        breakFile(&png)
-        let error = #expect(throws: PNGDecodingError.self, "\(problem)") { try PNGDecoder.decode(png.bytes) }
-        #expect(error?.description.contains(words) == true, "\(problem): \(error?.description ?? "")")
+        expectRefused(Self.broken[index], breaking: .valid) { _ = try PNGDecoder.decode($0) }
     }
 
     @Test("a bad signature is refused")

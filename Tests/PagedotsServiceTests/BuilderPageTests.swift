@@ -30,6 +30,12 @@ import TestSupport
         }
     }
 
+    @Test func eachControlSaysWhenItsParameterIsUsed() throws {
+        let boxes = try captures(#"<div class="field[^"]*" ([^>]*)><label for="p-transition""#, in: markup)
+        #expect(boxes == [#"data-styles="dots pill bar scroll progress" data-formats="gif apng" data-effects="slide worm fade""#])
+        #expect(html.contains("use.effects.split(' ').includes(text('effect') || 'slide')"))
+    }
+
     @Test func everyControlIsPlacedInOneGroup() {
         let groups = Set(ParameterName.allCases.map(BuilderPage.group(of:)))
         #expect(groups == Set(BuilderPage.Group.allCases))

@@ -54,6 +54,10 @@ import TestSupport
                 #expect(schema["type"] as? String == "integer", "\(name)")
                 #expect(schema["minimum"] as? Int == range.lowerBound, "\(name)")
                 #expect(schema["maximum"] as? Int == range.upperBound, "\(name)")
+            case .multiple(let step, let range):
+                #expect(schema["type"] as? String == "integer", "\(name)")
+                #expect(schema["minimum"] as? Int == range.lowerBound && schema["maximum"] as? Int == range.upperBound, "\(name)")
+                #expect(schema["multipleOf"] as? Int == step, "\(name)")
             case .decimal(let range):
                 #expect(schema["type"] as? String == "number", "\(name)")
                 #expect((schema["minimum"] as? NSNumber)?.doubleValue == range?.lowerBound ?? 0, "\(name)")
@@ -93,8 +97,9 @@ import TestSupport
     @Test func everyEndpointHasGetAndHead() throws {
         let paths = try #require(try Self.document()["paths"] as? Object)
         let expected = [
-            "/indicator", "/indicator.png", "/indicator.svg", "/indicator@{scale}x", "/indicator@{scale}x.png",
-            "/indicator@{scale}x.svg", "/healthz", "/metrics", "/", "/openapi.json",
+            "/indicator", "/indicator.png", "/indicator.svg", "/indicator.gif", "/indicator.apng", "/indicator@{scale}x",
+            "/indicator@{scale}x.png", "/indicator@{scale}x.svg", "/indicator@{scale}x.gif", "/indicator@{scale}x.apng",
+            "/healthz", "/metrics", "/", "/openapi.json",
         ]
         #expect(Set(paths.keys) == Set(expected))
         for path in expected {
@@ -107,7 +112,8 @@ import TestSupport
         let document = try Self.document()
         let paths = try #require(document["paths"] as? Object)
         for (path, types) in [
-            ("/indicator", ["image/png", "image/svg+xml"]), ("/indicator.png", ["image/png"]), ("/indicator@{scale}x.svg", ["image/svg+xml"]),
+            ("/indicator", ["image/png", "image/svg+xml", "image/gif"]), ("/indicator.png", ["image/png"]),
+            ("/indicator.apng", ["image/png"]), ("/indicator@{scale}x.svg", ["image/svg+xml"]),
         ] {
             let get = try #require((paths[path] as? Object)?["get"] as? Object)
             let responses = try #require(get["responses"] as? Object)

@@ -5,7 +5,10 @@
 // input is the query of `/indicator`. The harness checks that parsing never
 // traps, gives the same answer twice, and that an accepted request can be
 // laid out (the drawing the renderer would get) within the image limits, and
-// hashes the same (the spec is the cache's key) every time.
+// hashes the same (the spec is the cache's key) every time. An accepted
+// animation's timeline keeps the frame limits, lasts pages × dwell in delays
+// of whole centiseconds of 20 ms or more, starts and ends on the still, and
+// draws every frame with finite coordinates on the still's canvas.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzQuery(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -31,7 +34,26 @@ public func fuzzQuery(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     precondition(drawing.size.width > 0 && drawing.size.width <= side && drawing.size.height > 0 && drawing.size.height <= side,
                  "canvas \(drawing.size) outside the limits")
     drawing.items.forEach(checkFinite)
+    if request.spec.format.isAnimated { checkAnimation(request.spec, still: drawing) }
     return 0
+}
+
+/// The timeline of an accepted animation keeps its promises.
+private func checkAnimation(_ spec: IndicatorSpec, still: Drawing) {
+    let timeline = AnimationTimeline(spec: spec)
+    let planned = timeline.frameCount
+    precondition(planned >= 1 && planned <= ImageLimits.maxFrames, "\(planned) frames planned")
+    let frames = timeline.frames()
+    precondition(!frames.isEmpty && frames.count <= planned, "\(frames.count) frames for \(planned) planned")
+    precondition(frames.reduce(0) { $0 + $1.delay } == spec.pages * spec.dwell, "the delays do not add up to pages × dwell")
+    precondition(frames.allSatisfy { $0.delay >= AnimationTimeline.minimumDelay && $0.delay % 10 == 0 }, "a delay is not whole centiseconds of 20 ms or more")
+    let rest = Moment.rest(page: spec.current, fill: 0)
+    precondition(frames.first?.moment == rest && frames.last?.moment == rest, "the cycle does not start and end on current")
+    for frame in frames {
+        let drawing = timeline.drawing(of: frame)
+        precondition(drawing.size == still.size, "a frame's canvas differs from the still's")
+        drawing.items.forEach(checkFinite)
+    }
 }
 
 /// Every coordinate the renderer would get is a finite number.

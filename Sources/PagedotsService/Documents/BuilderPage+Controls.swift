@@ -22,7 +22,7 @@ extension BuilderPage {
         case .color, .inactive, .bg, .colors: .colors
         case .theme, .darkcolor, .darkinactive, .darkbg: .theme
         case .size, .spacing, .padding, .direction, .width, .height: .geometry
-        case .format, .scale: .output
+        case .format, .scale, .dwell, .transition, .effect, .loop, .fps, .matte: .output
         }
     }
 
@@ -44,11 +44,13 @@ extension BuilderPage {
         if let fill = use.fill { box += " data-fill=\"\(fill.rawValue)\"" }
         if let formats = use.formats { box += " data-formats=\"\(formats.map(\.rawValue).joined(separator: " "))\"" }
         if let themes = use.themes { box += " data-themes=\"\(themes.map(\.rawValue).joined(separator: " "))\"" }
+        if let effects = use.effects { box += " data-effects=\"\(effects.map(\.rawValue).joined(separator: " "))\"" }
         let common = "id=\"p-\(name)\" name=\"\(name)\" data-param data-default=\"\(parameter.defaultText.escapedForHTML)\""
         let control: String
         switch parameter.kind {
-        case .integer(let range):
-            control = "<input \(common) type=\"number\" inputmode=\"numeric\" min=\"\(range.lowerBound)\" max=\"\(range.upperBound)\" step=\"1\" value=\"\(initial)\"\(parameter.defaultValue == .required ? " required" : "")>"
+        case .integer(let range), .multiple(_, let range):
+            let step = if case .multiple(let step, _) = parameter.kind { step } else { 1 }
+            control = "<input \(common) type=\"number\" inputmode=\"numeric\" min=\"\(range.lowerBound)\" max=\"\(range.upperBound)\" step=\"\(step)\" value=\"\(initial)\"\(parameter.defaultValue == .required ? " required" : "")>"
         case .decimal(let range):
             let bounds = range.map { "min=\"\(Self.number($0.lowerBound))\" max=\"\(Self.number($0.upperBound))\"" } ?? "min=\"0\""
             control = "<input \(common) type=\"number\" inputmode=\"decimal\" \(bounds) step=\"any\" value=\"\(initial)\" placeholder=\"\(parameter.placeholder.escapedForHTML)\">"

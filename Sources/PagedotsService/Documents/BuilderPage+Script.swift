@@ -21,13 +21,14 @@ extension BuilderPage {
       try { return work(); } finally { standIns = new Map(); }
     }
 
-    // Whether the service draws with this parameter, given style, fill and format.
+    // Whether the service draws with this parameter, given style, fill, format, theme and effect.
     function isUsed(field) {
       const use = field.closest('.field').dataset;
       return use.styles.split(' ').includes(text('style') || 'dots')
         && (!use.fill || use.fill === (text('fill') || 'solid'))
         && (!use.formats || use.formats.split(' ').includes(text('format') || 'png'))
-        && (!use.themes || use.themes.split(' ').includes(text('theme') || 'light'));
+        && (!use.themes || use.themes.split(' ').includes(text('theme') || 'light'))
+        && (!use.effects || use.effects.split(' ').includes(text('effect') || 'slide'));
     }
 
     // A value as the URL spells it: colours without '#', list items encoded one by one.

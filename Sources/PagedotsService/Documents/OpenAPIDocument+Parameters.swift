@@ -33,7 +33,7 @@ extension Parameter {
         case .choice: text += " Case-insensitive."
         case .color, .colorList:
             text += " Colors are hex RGB, RGBA, RRGGBB or RRGGBBAA (a leading `#` sent as `%23`), a CSS color name (case-insensitive) or `transparent`."
-        case .integer: text += " ASCII digits only."
+        case .integer, .multiple: text += " ASCII digits only."
         case .decimal: text += " Digits with an optional fraction (`7.5`); no sign or exponent."
         case .textList: text += " Split on the literal commas of the value as sent; `%2C` is a comma inside an item."
         }
@@ -46,6 +46,11 @@ extension Parameter {
         switch kind {
         case .integer(let range):
             schema = [("type", "integer"), ("minimum", .integer(range.lowerBound)), ("maximum", .integer(range.upperBound))]
+        case .multiple(let step, let range):
+            schema = [
+                ("type", "integer"), ("minimum", .integer(range.lowerBound)), ("maximum", .integer(range.upperBound)),
+                ("multipleOf", .integer(step)),
+            ]
         case .decimal(let range):
             schema = [("type", "number"), ("minimum", .number(range?.lowerBound ?? 0))]
             if let range { schema.append(("maximum", .number(range.upperBound))) }
@@ -83,7 +88,7 @@ extension Parameter {
     /// A default written as in a URL, as a JSON value of the parameter's type.
     private func openAPIValue(_ text: String) -> JSONValue {
         switch kind {
-        case .integer: Int(text).map(JSONValue.integer) ?? .string(text)
+        case .integer, .multiple: Int(text).map(JSONValue.integer) ?? .string(text)
         case .decimal: Double(text).map(JSONValue.number) ?? .string(text)
         default: .string(text)
         }

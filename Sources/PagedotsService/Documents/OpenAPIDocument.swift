@@ -168,8 +168,8 @@ enum OpenAPIDocument {
     }
 }
 
-/// One of the six spellings of the image path (docs/parameters.md, "Paths"):
-/// `/indicator`, optionally `@{scale}x`, optionally `.png` or `.svg`.
+/// One of the spellings of the image path (docs/parameters.md, "Paths"):
+/// `/indicator`, optionally `@{scale}x`, optionally a format suffix (`.png`, `.svg`, `.gif`, `.apng`).
 struct ImagePath {
     /// The format the suffix fixes, if any.
     var format: ImageFormat?
@@ -215,13 +215,17 @@ struct ImagePath {
     }
 
     private var summary: String {
-        let formatText = format.map { "always \($0.rawValue.uppercased())" } ?? "PNG unless `format=svg`"
+        let formatText = format.map { "always \($0.rawValue.uppercased())" } ?? "PNG unless `format` says otherwise"
         let scaleText = scaled ? "; the scale from the path" : ""
         return "A page indicator image: \(formatText)\(scaleText)."
     }
 
     private func operation(method: String, summary: String) -> JSONValue {
         let formats = format.map { [$0] } ?? ImageFormat.allCases
+        // PNG and APNG share one media type: name it once.
+        let mediaTypes = formats.map(\.mediaType).enumerated().filter { index, type in
+            !formats.prefix(index).contains { $0.mediaType == type }
+        }.map(\.element)
         var responses: [(key: String, value: JSONValue)] = [
             ("200", [
                 "description": "The image. The same query always draws the same bytes.",
@@ -233,7 +237,7 @@ struct ImagePath {
                     "Vary": OpenAPIDocument.ref("headers", "Vary"),
                     "Content-Encoding": OpenAPIDocument.ref("headers", "Content-Encoding"),
                 ],
-                "content": .object(formats.map { (key: $0.mediaType, value: .object([])) }),
+                "content": .object(mediaTypes.map { (key: $0, value: .object([])) }),
             ]),
             ("304", OpenAPIDocument.ref("responses", "NotModified")),
             ("400", OpenAPIDocument.ref("responses", "BadParameter")),

@@ -1,4 +1,5 @@
 import PagedotsCore
+import PagedotsGIF
 import PagedotsPNG
 import PagedotsRender
 
@@ -9,29 +10,62 @@ public struct EncodedImage: Sendable {
 }
 
 /// The whole drawing pipeline for one thread: spec → drawing → pixels → PNG
-/// (or spec → drawing → SVG). Keeps Cairo and zlib state between images, so
-/// it is not `Sendable`: one per thread. The server and `pagedots render` both
-/// use it, so they give the same bytes.
+/// (or spec → drawing → SVG, or spec → timeline → frames → GIF or APNG). Keeps
+/// Cairo, zlib and encoder state between images, so it is not `Sendable`:
+/// one per thread. The server and `pagedots render` both use it, so they
+/// give the same bytes.
 public final class ImageMaker {
     private let renderer = RasterRenderer()
     private let encoder = PNGEncoder()
     private let svgWriter = SVGWriter()
+    private let gifEncoder = GIFEncoder()
+    private let apngEncoder = APNGEncoder()
 
     public init() {}
 
     /// The image file for a validated spec.
     public func makeImage(for spec: IndicatorSpec) -> EncodedImage {
-        let drawing = IndicatorLayout.drawing(for: spec)
+        let bytes: [UInt8]
         switch spec.format {
         case .svg:
             // theme=auto: the same image in the dark colours, for the SVG to switch to.
-            let dark = spec.darkVariant.map(IndicatorLayout.drawing(for:))
-            return EncodedImage(bytes: svgWriter.svg(for: drawing, dark: dark), contentType: spec.format.mediaType)
+            let drawing = IndicatorLayout.drawing(for: spec)
+            bytes = svgWriter.svg(for: drawing, dark: spec.darkVariant.map(IndicatorLayout.drawing(for:)))
         case .png:
-            let image = renderer.render(drawing, scale: spec.scale)
-            let png = encoder.encode(rgba: image.pixels, width: image.width, height: image.height)
-            return EncodedImage(bytes: png, contentType: spec.format.mediaType)
+            let image = renderer.render(IndicatorLayout.drawing(for: spec), scale: spec.scale)
+            bytes = encoder.encode(rgba: image.pixels, width: image.width, height: image.height)
+        case .gif:
+            let matte = (red: spec.matte.red, green: spec.matte.green, blue: spec.matte.blue)
+            bytes = animation(for: spec) { width, height, frameCount, frameAt in
+                gifEncoder.encode(width: width, height: height, plays: spec.loop, matte: matte, frameCount: frameCount, frameAt: frameAt)
+            }
+        case .apng:
+            bytes = animation(for: spec) { width, height, frameCount, frameAt in
+                apngEncoder.encode(width: width, height: height, plays: spec.loop, frameCount: frameCount, frameAt: frameAt)
+            }
         }
+        return EncodedImage(bytes: bytes, contentType: spec.format.mediaType)
+    }
+
+    /// An animated spec's file as `encode` writes it, given the canvas in
+    /// pixels, the number of frames of the spec's timeline, and each frame's
+    /// pixels and delay, drawn when the encoder asks for it (again on a
+    /// later pass, rather than holding every frame's pixels).
+    private func animation(
+        for spec: IndicatorSpec,
+        encode: (_ width: Int, _ height: Int, _ frameCount: Int, _ frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int)) -> [UInt8]
+    ) -> [UInt8] {
+        let timeline = AnimationTimeline(spec: spec)
+        let frames = timeline.frames()
+        // The last frame drawn, kept for the encoder's next question (often about the same frame).
+        var last = (index: 0, image: renderer.render(timeline.drawing(of: frames[0]), scale: spec.scale))
+        func frame(at index: Int) -> (pixels: [UInt8], delayMilliseconds: Int) {
+            if last.index != index {
+                last = (index, renderer.render(timeline.drawing(of: frames[index]), scale: spec.scale))
+            }
+            return (last.image.pixels, frames[index].delay)
+        }
+        return encode(last.image.width, last.image.height, frames.count, frame(at:))
     }
 }
 
@@ -39,8 +73,10 @@ extension ImageFormat {
     /// The `Content-Type` of an image in this format.
     var mediaType: String {
         switch self {
-        case .png: "image/png"
+        // An APNG is a PNG to every client: those that do not animate it show its first frame.
+        case .png, .apng: "image/png"
         case .svg: "image/svg+xml"
+        case .gif: "image/gif"
         }
     }
 }

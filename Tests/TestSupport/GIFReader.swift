@@ -3,40 +3,40 @@ import CGif
 /// A GIF read back with giflib's decoder (`DGifSlurp`) and played the way a
 /// browser plays it: each frame drawn over what the previous frame's disposal
 /// left, its transparent index leaving pixels as they were.
-struct GIFReader {
+public struct GIFReader {
     /// One frame of the file as stored, and the canvas after drawing it.
-    struct Frame {
-        var left: Int
-        var top: Int
-        var width: Int
-        var height: Int
+    public struct Frame {
+        public var left: Int
+        public var top: Int
+        public var width: Int
+        public var height: Int
         /// Centiseconds, nil without a graphic control extension.
-        var delay: Int?
+        public var delay: Int?
         /// 0 unspecified, 1 keep, 2 restore to background, 3 restore to previous.
-        var disposal: Int
-        var transparentIndex: Int?
+        public var disposal: Int
+        public var transparentIndex: Int?
         /// Entries of the frame's own palette, nil when it uses the global one.
-        var localPaletteSize: Int?
+        public var localPaletteSize: Int?
         /// The canvas after this frame: RGBA, transparent pixels all 0.
-        var canvas: [UInt8]
+        public var canvas: [UInt8]
     }
 
-    var width = 0
-    var height = 0
+    public var width = 0
+    public var height = 0
     /// Entries of the global palette, nil without one.
-    var globalPaletteSize: Int?
+    public var globalPaletteSize: Int?
     /// The NETSCAPE2.0 repetition count, nil without the extension.
-    var loopRepetitions: Int?
-    var frames: [Frame] = []
+    public var loopRepetitions: Int?
+    public var frames: [Frame] = []
 
     /// How many times a browser plays the cycle: 0 for forever.
-    var plays: Int {
+    public var plays: Int {
         guard let loopRepetitions else { return 1 }
         return loopRepetitions == 0 ? 0 : loopRepetitions + 1
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// Where giflib's input function reads from.
@@ -49,7 +49,7 @@ struct GIFReader {
         }
     }
 
-    init(_ bytes: [UInt8]) throws {
+    public init(_ bytes: [UInt8]) throws {
         let input = Input(bytes)
         var error: Int32 = 0
         let opened = withExtendedLifetime(input) {

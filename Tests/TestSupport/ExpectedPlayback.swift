@@ -3,10 +3,10 @@
 /// (`c·a + m·(255−a)` rounded; alpha 0 becoming all zeros), consecutive
 /// frames that then look the same merged with their delays added up.
 /// (No imports: the fuzz harness under fuzz/gif compiles it too.)
-enum ExpectedPlayback {
-    typealias Matte = (red: UInt8, green: UInt8, blue: UInt8)
+public enum ExpectedPlayback {
+    public typealias Matte = (red: UInt8, green: UInt8, blue: UInt8)
 
-    static func frames(_ frames: [(pixels: [UInt8], delayMilliseconds: Int)], matte: Matte) -> [(canvas: [UInt8], delayMilliseconds: Int)] {
+    public static func frames(_ frames: [(pixels: [UInt8], delayMilliseconds: Int)], matte: Matte) -> [(canvas: [UInt8], delayMilliseconds: Int)] {
         var expected: [(canvas: [UInt8], delayMilliseconds: Int)] = []
         for frame in frames {
             let canvas = composite(frame.pixels, over: matte)
@@ -19,7 +19,7 @@ enum ExpectedPlayback {
         return expected
     }
 
-    static func composite(_ pixels: [UInt8], over matte: Matte) -> [UInt8] {
+    public static func composite(_ pixels: [UInt8], over matte: Matte) -> [UInt8] {
         var out = pixels
         for start in stride(from: 0, to: pixels.count, by: 4) {
             let alpha = Double(pixels[start + 3])
