@@ -24,6 +24,8 @@ import Testing
         "pages=3&style=progress&transition=2990&fps=1",
         "pages=6&current=2&style=dots&dwell=100&transition=100&fps=50&width=200&height=40&scale=3",
         "pages=2&style=pill&theme=dark&effect=fade&transition=10",
+        "pages=12&current=8&style=fraction&direction=btt&colors=red,green,blue&effect=fade",
+        "pages=10&current=9&style=fraction&transition=600&scale=2",
     ]
 
     @Test(arguments: queries)
