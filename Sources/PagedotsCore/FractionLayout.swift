@@ -5,9 +5,10 @@
 /// (docs/styles.md, "fraction").
 ///
 /// The canvas depends on `pages` only: it has room for the widest current
-/// number, so every page of one row has one size, and each page's text is
-/// centred in it. Sizes come from `FractionMetrics`, never from the text
-/// layout engine, so they are known while parsing.
+/// number, so every page of one row (every frame of its animation) has one
+/// size, and each page's text is centred in it. Sizes come from
+/// `FractionMetrics`, never from the text layout engine, so they are known
+/// while parsing.
 ///
 /// A fraction reads left to right in every direction: `rtl` mirrors nothing.
 /// In a column (`ttb`, `btt`) text is never turned, so the fraction stacks:
@@ -75,8 +76,9 @@ struct FractionLayout: RowLayout {
     /// changes moves up out of its line as the new one comes up into it
     /// (digits that stay the same stand still), while the number's right end,
     /// and the rest after it, glide from where one page puts them to where
-    /// the next does. A fade cross-fades the two pages' texts in place (the
-    /// rest stays when it does not move). Whatever moves is clipped to its line.
+    /// the next does; the rolling digits are clipped to their line. A fade
+    /// cross-fades the two pages' texts in place (the rest stays when it
+    /// does not move).
     func items(during move: Move, in transform: DirectionTransform) -> [DrawItem] {
         let corner = transform.origin
         let (fromEnd, toEnd) = (numberEnd(move.from), numberEnd(move.to))
