@@ -32,7 +32,7 @@ import TestSupport
 
     @Test func eachControlSaysWhenItsParameterIsUsed() throws {
         let boxes = try captures(#"<div class="field[^"]*" ([^>]*)><label for="p-transition""#, in: markup)
-        #expect(boxes == [#"data-styles="dots pill bar scroll progress" data-formats="gif apng" data-effects="slide worm fade""#])
+        #expect(boxes == [#"data-styles="dots pill bar scroll progress fraction" data-formats="gif apng" data-effects="slide worm fade""#])
         #expect(html.contains("use.effects.split(' ').includes(text('effect') || 'slide')"))
     }
 
