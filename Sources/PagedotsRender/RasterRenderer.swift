@@ -69,20 +69,27 @@ public final class RasterRenderer {
         // The box grows to hold every item that reaches into it whole: Cairo
         // rounds the edge of a shape cut by the canvas's edge differently.
         var box = Self.pixelBox(holding: changed, scale: scale, width: width, height: height)
-        var visible = drawing
-        visible.items = []
-        var itemsLeft = drawing.items
+        let bounds = drawing.items.map(\.bounds)
+        var drawn = [Bool](repeating: false, count: bounds.count)
         while true {
             let reach = Rect(x: Double(box.x) / Double(scale), y: Double(box.y) / Double(scale),
                              width: Double(box.width) / Double(scale), height: Double(box.height) / Double(scale))
-            let reaching = itemsLeft.filter { $0.bounds.map { $0.meets(reach) } ?? true }
-            guard !reaching.isEmpty else { break }
-            itemsLeft.removeAll { $0.bounds.map { $0.meets(reach) } ?? true }
-            var grown = reach
-            for item in reaching { grown = grown.union(item.bounds ?? reach) }
-            box = Self.pixelBox(holding: grown, scale: scale, width: width, height: height)
+            var grown: Rect?
+            for index in bounds.indices where !drawn[index] && bounds[index].map({ $0.meets(reach) }) ?? true {
+                drawn[index] = true
+                let itemBounds = bounds[index] ?? reach
+                grown = grown.map { $0.union(itemBounds) } ?? itemBounds
+            }
+            // Done when no item more reaches in.
+            guard let grown else { break }
+            let next = Self.pixelBox(holding: grown, scale: scale, width: width, height: height)
+            let right = max(box.x + box.width, next.x + next.width), bottom = max(box.y + box.height, next.y + next.height)
+            box = (min(box.x, next.x), min(box.y, next.y), 0, 0)
+            box.width = right - box.x
+            box.height = bottom - box.y
         }
-        visible.items = drawing.items.filter { item in !itemsLeft.contains(item) }
+        var visible = drawing
+        visible.items = drawing.items.indices.filter { drawn[$0] }.map { drawing.items[$0] }
         guard box.width > 0, box.height > 0 else { return }
         // The canvas's memory, as a canvas of the box's size (the canvas is drawn afresh each time anyway).
         let stride = cairo_image_surface_get_stride(surface)
