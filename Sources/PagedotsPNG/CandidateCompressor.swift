@@ -1,3 +1,5 @@
+import CZlib
+
 /// Compresses the candidate encodings of one image (layouts, row
 /// filterings, zlib strategies; for an animation frame also the ways to
 /// compose it) and keeps the smallest zlib stream. Owns its zlib streams and
@@ -52,9 +54,13 @@ final class CandidateCompressor {
         var filtered: Bool
         var thorough: Bool
 
-        /// The rows hashed as one block of bytes (an array hashes byte by byte, ~10× slower).
+        /// The rows hashed by their CRC-32 and length: zlib's CRC took about
+        /// two thirds of the time of `Hasher` over the same bytes (4.3 % →
+        /// 2.7 % of an animation), and an array hashes byte by byte, ~5×
+        /// slower still. Equal keys still compare every byte.
         func hash(into hasher: inout Hasher) {
-            rows.withUnsafeBytes { hasher.combine(bytes: $0) }
+            hasher.combine(rows.count)
+            hasher.combine(rows.withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32(clamping: $0.count)) })
             hasher.combine(filtered)
             hasher.combine(thorough)
         }
