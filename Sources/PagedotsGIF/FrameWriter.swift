@@ -23,17 +23,22 @@ final class FrameWriter {
     private var hidden: [UInt8] = []
     /// Per palette index: whether the frame draws it.
     private var drawn = [Bool](repeating: false, count: ColorTable.paletteCapacity + 1)
-    /// Which candidate made the smallest image for a frame's pixels, so
-    /// that a frame that repeats them (each move between two neighbouring
-    /// pages draws the same pixels, only elsewhere) compresses only that one:
-    /// the same pixels on the same palette give the same candidates.
-    private var winners: [Repeat: Int] = [:]
-    /// The patch pixels held as keys of `winners`.
+    /// The image (descriptor, palette and LZW data, as giflib wrote it) that
+    /// won for a frame's pixels, so that a frame repeating them (each move
+    /// between two neighbouring pages draws the same pixels, only elsewhere)
+    /// costs a hash and a copy: the same pixels on the same palette give the
+    /// same indices, candidates and winner, and only the position differs.
+    private var images: [Repeat: RememberedImage] = [:]
+    /// The patch pixels held as keys of `images`.
     private var rememberedPixels = 0
-    /// The most patch pixels `winners` holds keys for (1 MiB).
-    static let rememberedPixelLimit = 1 << 18
+    /// The most patch pixels `images` holds keys for.
+    private let rememberedPixelLimit: Int
+    /// The default of `rememberedPixelLimit` (1 MiB of pixels).
+    static let defaultRememberedPixelLimit = 1 << 18
 
-    /// What decides a frame's candidates and the winner among them.
+    /// What decides a frame's image, but for where it goes (the global
+    /// palette is the same for every frame of the file; a frame's own
+    /// palette comes from its pixels).
     private struct Repeat: Hashable {
         var pixels: [PatchPixel]
         var width: Int
@@ -47,8 +52,19 @@ final class FrameWriter {
         }
     }
 
-    init(file: GIFFileWriter, plan: PalettePlan, isStill: Bool) {
+    /// A frame's winning image, to write again elsewhere.
+    private struct RememberedImage {
+        /// Its graphic control's transparent index.
+        var transparentIndex: Int?
+        /// Whether it uses the global palette (a frame planned on it may not fit it).
+        var onGlobal: Bool
+        /// The image's bytes, from its descriptor on.
+        var bytes: [UInt8]
+    }
+
+    init(file: GIFFileWriter, plan: PalettePlan, isStill: Bool, rememberedPixelLimit: Int = defaultRememberedPixelLimit) {
         self.file = file
+        self.rememberedPixelLimit = rememberedPixelLimit
         self.plan = plan
         self.isStill = isStill
     }
@@ -93,6 +109,13 @@ final class FrameWriter {
         let delays = isStill ? [0] : Self.centiseconds(patch.delayMilliseconds)
         // Disposal happens after the last piece of a split delay.
         let disposal = delays.count > 1 ? .keep : patch.disposal
+        let key = Repeat(pixels: patch.pixels, width: patch.rect.width, onGlobal: onGlobal)
+        if let image = images[key] {
+            appendGraphicControl(delay: delays[0], disposal: disposal, transparentIndex: image.transparentIndex)
+            file.appendImage(copying: image.bytes, at: patch.rect)
+            writeHolds(patch, delays: delays, onGlobal: image.onGlobal)
+            return
+        }
         var palette = onGlobal ? plan.global : nil
         var fit = Fit.doesNotFit
         if let palette {
@@ -111,23 +134,30 @@ final class FrameWriter {
             return
         }
         let candidates = candidates(for: patch, indexing: indexing)
-        let key = Repeat(pixels: patch.pixels, width: patch.rect.width, onGlobal: palette != nil)
-        let known = winners[key]
-        let winner = file.appendSmallest(of: known == nil ? candidates.count : 1) { number in
-            let candidate = candidates[known ?? number]
+        var imageSizes = [Int](repeating: 0, count: candidates.count)
+        let winner = file.appendSmallest(of: candidates.count) { number in
+            let candidate = candidates[number]
             let transparent = candidate.usesTransparentIndex ? indexing.transparentIndex : nil
-            if !isStill || transparent != nil {
-                file.appendGraphicControl(delayCentiseconds: delays[0], disposal: disposal, transparentIndex: transparent)
-            }
+            appendGraphicControl(delay: delays[0], disposal: disposal, transparentIndex: transparent)
             let colors = palette == nil ? frameColors.colors + (candidate.usesTransparentIndex ? [0] : []) : nil
+            let start = file.byteCount
             file.appendImage(rect: patch.rect, localColors: colors, localSize: Self.tableSize(colors?.count ?? 0),
                              codeBits: Self.bitWidth(candidate.maxIndex), indices: indices(of: candidate.variant))
+            imageSizes[number] = file.byteCount - start
         }
-        if known == nil, candidates.count > 1, rememberedPixels + patch.pixels.count <= Self.rememberedPixelLimit {
+        if rememberedPixels + patch.pixels.count <= rememberedPixelLimit {
             rememberedPixels += patch.pixels.count
-            winners[key] = winner
+            let transparent = candidates[winner].usesTransparentIndex ? indexing.transparentIndex : nil
+            images[key] = RememberedImage(transparentIndex: transparent, onGlobal: palette != nil, bytes: file.lastBytes(imageSizes[winner]))
         }
         writeHolds(patch, delays: delays, onGlobal: palette != nil)
+    }
+
+    /// The frame's graphic control extension, unless a still without transparency needs none.
+    private func appendGraphicControl(delay: Int, disposal: FramePatch.Disposal, transparentIndex: Int?) {
+        if !isStill || transparentIndex != nil {
+            file.appendGraphicControl(delayCentiseconds: delay, disposal: disposal, transparentIndex: transparentIndex)
+        }
     }
 
     /// Puts the colours the frame draws in `frameColors`; false when they

@@ -13,6 +13,10 @@ public final class GIFEncoder {
     /// for twice: two frames' worth, or 2^18 (1 MiB) when that is more. Past
     /// it, a second pass makes them again. (Tests lower it.)
     var storedPixelLimit: (_ framePixels: Int) -> Int = { max(2 * $0, 1 << 18) }
+    /// How many patch pixels the writer may remember images for, to write a
+    /// repeated frame again without compressing it (docs/gif.md, "Repeated
+    /// frames"). (Tests set 0, to compare with the files written without.)
+    var rememberedPixelLimit = FrameWriter.defaultRememberedPixelLimit
 
     public init() {}
 
@@ -72,7 +76,7 @@ public final class GIFEncoder {
         if frameTotal > 1 {
             Self.appendLoop(plays: plays, to: file)
         }
-        let writer = FrameWriter(file: file, plan: plan, isStill: frameTotal == 1)
+        let writer = FrameWriter(file: file, plan: plan, isStill: frameTotal == 1, rememberedPixelLimit: rememberedPixelLimit)
         if keptAll {
             patches.forEach(writer.write)
         } else {

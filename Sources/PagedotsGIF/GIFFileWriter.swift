@@ -107,6 +107,28 @@ final class GIFFileWriter {
         }
     }
 
+    /// The bytes written so far.
+    var byteCount: Int { output.bytes.count }
+
+    /// The last `count` bytes written.
+    func lastBytes(_ count: Int) -> [UInt8] {
+        Array(output.bytes.suffix(count))
+    }
+
+    /// An image that `appendImage` wrote before (its bytes from the
+    /// descriptor on, as `lastBytes` gave them), again with its top left
+    /// corner at `rect`'s: the descriptor's position is all that changes.
+    /// giflib has finished that image, so the file stays in step.
+    func appendImage(copying image: [UInt8], at rect: PixelRect) {
+        let start = output.bytes.count
+        output.bytes.append(contentsOf: image)
+        // Image descriptor: ',' then left and top, little-endian 16-bit words.
+        for (offset, value) in [(1, rect.x), (3, rect.y)] {
+            output.bytes[start + offset] = UInt8(truncatingIfNeeded: value)
+            output.bytes[start + offset + 1] = UInt8(truncatingIfNeeded: value >> 8)
+        }
+    }
+
     /// Calls `write` for each of `count` candidates (each appending the same
     /// frame some other way) and keeps only the bytes of the smallest; on a
     /// tie, the earlier. Returns the number of the candidate kept.

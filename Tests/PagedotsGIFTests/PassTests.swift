@@ -31,6 +31,37 @@ struct PassTests {
         try expectPlaysBack(animation, encoder: lowLimit)
     }
 
+    @Test("a frame repeating an earlier one's pixels elsewhere is written as its remembered image: the same file as without memory",
+          arguments: ["dots at 1x", "dots at 2x on a background", "dots at 3x", "patterns on their own palettes"])
+    func rememberedImages(name: String) throws {
+        let animation = switch name {
+        case "dots at 1x": TestAnimation.slidingDot(count: 5, diameter: 6, steps: 4)
+        case "dots at 2x on a background": TestAnimation.slidingDot(count: 4, diameter: 12, steps: 6, background: [20, 20, 24])
+        case "dots at 3x": TestAnimation.slidingDot(count: 3, diameter: 18, steps: 3, color: [255, 45, 85])
+        default: Self.movingPatterns()
+        }
+        let forgetful = GIFEncoder()
+        forgetful.rememberedPixelLimit = 0
+        #expect(animation.encode() == animation.encode(encoder: forgetful))
+        try expectPlaysBack(animation)
+    }
+
+    /// Two blocks of 150 colours each, which together do not fit one
+    /// palette, taking turns and moving right by whole pixels, so that
+    /// frames on their own palettes repeat too.
+    static func movingPatterns() -> TestAnimation {
+        var animation = TestAnimation(width: 48, height: 15)
+        for step in 0..<8 {
+            let left = step / 2 * 4, second = step % 2
+            animation.append { x, y in
+                let inside = (left..<left + 10).contains(x)
+                let color = (y * 10 + x - left) * 7 % 256
+                return inside ? [UInt8(color), UInt8(60 + second * 120), UInt8(255 - color), 255] : [0, 0, 0, 0]
+            }
+        }
+        return animation
+    }
+
     @Test("an encoder reused, and a new one, write the same bytes")
     func deterministic() {
         let encoder = GIFEncoder()
