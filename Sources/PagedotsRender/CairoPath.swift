@@ -13,7 +13,12 @@ enum CairoPath {
 
     /// `value` at the precision of the drawn paths.
     static func rounded(_ value: Double) -> Double {
-        (value * resolution).rounded() / resolution
+        hundredths(value) / resolution
+    }
+
+    /// `value` in whole steps of the drawn paths' precision (1/100 point).
+    static func hundredths(_ value: Double) -> Double {
+        (value * resolution).rounded()
     }
 
     /// Replaces the context's current path with `path`, rounded to 1/100 point.

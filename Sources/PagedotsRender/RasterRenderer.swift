@@ -22,6 +22,15 @@ public final class RasterRenderer {
     private var canvas: (surface: OpaquePointer, context: OpaquePointer, width: Int, height: Int)?
     /// Made on the first title, so drawings without text never start Pango or fontconfig.
     private lazy var text = TextLayoutEngine()
+    /// The straight RGBA pixels of regions repainted since `forgetRegions()`,
+    /// by what decides them: each move between two neighbouring pages of an
+    /// animation repaints the same regions, only elsewhere, and a region
+    /// found here is copied instead of drawn (docs/gif.md, "Drawing the frames").
+    private var regions: [RegionKey: [UInt8]] = [:]
+    /// The bytes of pixels held in `regions`.
+    private var rememberedRegionBytes = 0
+    /// The most bytes `regions` holds (1 MiB); past that, regions are drawn but not kept.
+    public var rememberedRegionByteLimit = 1 << 20
 
     public init() {}
 
@@ -91,6 +100,17 @@ public final class RasterRenderer {
         var visible = drawing
         visible.items = drawing.items.indices.filter { drawn[$0] }.map { drawing.items[$0] }
         guard box.width > 0, box.height > 0 else { return }
+        let key = rememberedRegionByteLimit > 0 ? RegionKey(
+            items: visible.items, background: drawing.background, scale: scale, left: box.x, top: box.y, width: box.width, height: box.height
+        ) : nil
+        if let key, let region = regions[key] {
+            region.withUnsafeBytes { region in
+                image.pixels.withUnsafeMutableBytes { output in
+                    Self.copyPixels(from: region, width: box.width, at: (0, 0), into: output, width: width, at: (box.x, box.y), size: (box.width, box.height))
+                }
+            }
+            return
+        }
         // The canvas's memory, as a canvas of the box's size (the canvas is drawn afresh each time anyway).
         let stride = cairo_image_surface_get_stride(surface)
         guard let part = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, Int32(box.width), Int32(box.height), stride) else { return }
@@ -104,6 +124,22 @@ public final class RasterRenderer {
         image.pixels.withUnsafeMutableBytes { output in
             Self.copyStraightRGBA(of: part, box: (0, 0, box.width, box.height), into: output, at: (box.x, box.y), width: width)
         }
+        let regionBytes = box.width * box.height * 4
+        if let key, rememberedRegionBytes + regionBytes <= rememberedRegionByteLimit {
+            rememberedRegionBytes += regionBytes
+            regions[key] = [UInt8](unsafeUninitializedCapacity: regionBytes) { region, count in
+                image.pixels.withUnsafeBytes { pixels in
+                    Self.copyPixels(from: pixels, width: width, at: (box.x, box.y), into: UnsafeMutableRawBufferPointer(region), width: box.width, at: (0, 0), size: (box.width, box.height))
+                }
+                count = regionBytes
+            }
+        }
+    }
+
+    /// Forgets the regions remembered so far (after an animation).
+    public func forgetRegions() {
+        regions.removeAll()
+        rememberedRegionBytes = 0
     }
 
     /// The whole pixels holding `rect` (points) at `scale`, a pixel more
@@ -227,6 +263,20 @@ public final class RasterRenderer {
         cairo_set_source_rgba(context, channel(color.red), channel(color.green), channel(color.blue), alpha)
     }
 
+    /// Copies a `size` box of 4-byte pixels from `source` (rows `sourceWidth`
+    /// pixels long), its corner at `from`, into `output` (rows `outputWidth`
+    /// long) with its corner at `to`. Both must hold the box.
+    static func copyPixels(
+        from source: UnsafeRawBufferPointer, width sourceWidth: Int, at from: (x: Int, y: Int),
+        into output: UnsafeMutableRawBufferPointer, width outputWidth: Int, at to: (x: Int, y: Int), size: (width: Int, height: Int)
+    ) {
+        guard let input = source.baseAddress, let base = output.baseAddress else { return }
+        for row in 0..<size.height {
+            base.advanced(by: ((to.y + row) * outputWidth + to.x) * 4)
+                .copyMemory(from: input.advanced(by: ((from.y + row) * sourceWidth + from.x) * 4), byteCount: size.width * 4)
+        }
+    }
+
     /// The surface's premultiplied native-endian ARGB32 pixels inside `box`
     /// as straight RGBA bytes, written into `output` (an image `width`
     /// pixels wide) with the box's corner at `origin`, un-premultiplied as Cairo's PNG writer
@@ -259,3 +309,4 @@ public final class RasterRenderer {
         }
     }
 }
+

@@ -44,6 +44,25 @@ struct IncrementalRenderTests {
         #expect(partial * 2 >= frames.count - 1 || spec.style == .fraction)
     }
 
+    @Test(arguments: queries)
+    func regionsCopiedFromEarlierFramesAreThePixelsDrawnAgain(query: String) throws {
+        let spec = try IndicatorQuery.parse(query: (query + "&format=gif")[...]).spec
+        let timeline = AnimationTimeline(spec: spec)
+        let remembering = RasterRenderer(), forgetful = RasterRenderer()
+        forgetful.rememberedRegionByteLimit = 0
+        let frames = timeline.frames()
+        var drawing = timeline.drawing(of: frames[0])
+        var image = remembering.render(drawing, scale: spec.scale), drawnAgain = image
+        for frame in frames.dropFirst() {
+            let next = timeline.drawing(of: frame)
+            let changed = try #require(next.changedBounds(since: drawing), "merged frames differ")
+            remembering.render(next, scale: spec.scale, over: &image, changed: changed)
+            forgetful.render(next, scale: spec.scale, over: &drawnAgain, changed: changed)
+            #expect(image == drawnAgain, "\(frame.moment)")
+            drawing = next
+        }
+    }
+
     @Test func identicalDrawingsHaveNoChange() {
         let drawing = IndicatorLayout.drawing(for: IndicatorSpec(pages: 5))
         #expect(drawing.changedBounds(since: drawing) == nil)

@@ -52,11 +52,14 @@ public final class ImageMaker {
     /// pixels and delay, drawn when the encoder asks for it (again on a
     /// later pass, rather than holding every frame's pixels). A frame asked
     /// for right after the one before it is drawn over that one's pixels,
-    /// repainting only where their drawings differ (docs/gif.md, "Drawing the frames").
+    /// repainting only where their drawings differ, or copying a region
+    /// drawn before in the same way elsewhere (docs/gif.md, "Drawing the frames").
     private func animation(
         for spec: IndicatorSpec,
         encode: (_ width: Int, _ height: Int, _ frameCount: Int, _ frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int)) -> [UInt8]
     ) -> [UInt8] {
+        // Regions drawn for this animation are repeated within it only.
+        defer { renderer.forgetRegions() }
         let timeline = AnimationTimeline(spec: spec)
         let frames = timeline.frames()
         let firstDrawing = timeline.drawing(of: frames[0])

@@ -1,0 +1,107 @@
+import PagedotsCore
+
+/// What decides the pixels of a region that `RasterRenderer` repaints for
+/// an animation frame, but for where the region is: the region's size, the
+/// scale, the background and the items drawn, their coordinates taken from
+/// the region's top left corner. Two regions with the same key come out as
+/// the same pixels (docs/gif.md, "Drawing the frames").
+///
+/// Cairo turns path coordinates into device space, `scale × x − left`
+/// (paths are drawn rounded to 1/100 point, `n / 100`), then into 24.8
+/// fixed point, and draws from there alone. The key holds each coordinate
+/// as `n × scale − 100 × left`, whole hundredths of a pixel: equal values
+/// give equal fixed-point ones, since no such value lies near a rounding
+/// boundary of 1/256 pixel (`512 × D = 100 × odd` has no solution, so it is
+/// at least 1/12800 pixel away, far beyond a double's error).
+struct RegionKey: Hashable {
+    /// The region's size in pixels, the scale, the background.
+    var width: Int
+    var height: Int
+    var scale: Int
+    var background: RGBA
+    /// The items, flattened: a tag per item and path element, then its
+    /// numbers (coordinates as above, colours packed, line widths' bits).
+    var words: [Int64]
+
+    /// The words hashed as one block of bytes (an array hashes element by element).
+    func hash(into hasher: inout Hasher) {
+        words.withUnsafeBytes { hasher.combine(bytes: $0) }
+        hasher.combine(width)
+        hasher.combine(height)
+        hasher.combine(scale)
+        hasher.combine(background)
+    }
+
+    /// The key of `items` drawn in the region of `width × height` pixels
+    /// whose top left corner is at pixel (`left`, `top`); nil when an item
+    /// is text (laid out by Pango, not by these paths) or a coordinate is
+    /// not a finite number of reasonable size.
+    init?(items: [DrawItem], background: RGBA, scale: Int, left: Int, top: Int, width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        self.scale = scale
+        self.background = background
+        var words: [Int64] = []
+        func add(_ path: Path) -> Bool {
+            func point(_ point: Point) -> Bool {
+                guard let x = Self.hundredths(point.x, scale: scale, origin: left),
+                      let y = Self.hundredths(point.y, scale: scale, origin: top) else { return false }
+                words += [x, y]
+                return true
+            }
+            words.append(Int64(path.elements.count))
+            for element in path.elements {
+                switch element {
+                case .move(let p):
+                    words.append(1)
+                    guard point(p) else { return false }
+                case .line(let p):
+                    words.append(2)
+                    guard point(p) else { return false }
+                case .curve(let c1, let c2, let p):
+                    words.append(3)
+                    guard point(c1), point(c2), point(p) else { return false }
+                case .close:
+                    words.append(4)
+                }
+            }
+            return true
+        }
+        func add(_ color: RGBA) {
+            words.append(Int64(color.red) << 24 | Int64(color.green) << 16 | Int64(color.blue) << 8 | Int64(color.alpha))
+        }
+        func add(_ items: [DrawItem]) -> Bool {
+            words.append(Int64(items.count))
+            for item in items {
+                switch item {
+                case .fill(let path, let color):
+                    words.append(11)
+                    guard add(path) else { return false }
+                    add(color)
+                case .stroke(let path, let lineWidth, let color):
+                    words += [12, Int64(bitPattern: lineWidth.bitPattern)]
+                    guard add(path) else { return false }
+                    add(color)
+                case .clipped(let clip, let inner):
+                    words.append(13)
+                    guard add(clip), add(inner) else { return false }
+                case .text:
+                    return false
+                }
+            }
+            return true
+        }
+        guard add(items) else { return nil }
+        self.words = words
+    }
+
+    /// `value` (points) as Cairo places it in a region whose edge is at
+    /// pixel `origin`, in whole hundredths of a pixel: `n × scale − 100 ×
+    /// origin`, with `n` the value in hundredths of a point as drawn.
+    private static func hundredths(_ value: Double, scale: Int, origin: Int) -> Int64? {
+        let steps = CairoPath.hundredths(value)
+        // Within Cairo's 24.8 fixed-point range, and exact in a double.
+        guard steps.magnitude < 1e8, let whole = Int64(exactly: steps) else { return nil }
+        return whole * Int64(scale) - 100 * Int64(origin)
+    }
+}
