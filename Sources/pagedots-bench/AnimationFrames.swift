@@ -2,6 +2,13 @@ import PagedotsCore
 import PagedotsPNG
 import PagedotsRender
 
+/// Every frame of an animated spec's timeline, drawn, with its delay in ms
+/// and what it shows: the frames the encoders are given.
+func animationFrames(of spec: IndicatorSpec, renderer: RasterRenderer) -> [(image: RGBAImage, delay: Int, moment: Moment)] {
+    let timeline = AnimationTimeline(spec: spec)
+    return timeline.frames().map { (renderer.render(timeline.drawing(of: $0), scale: spec.scale), $0.delay, $0.moment) }
+}
+
 /// `frames QUERY OUTDIR`: every frame of the animation of QUERY (drawn as
 /// APNG would draw it) as OUTDIR/frame-NNN.png, and one line per frame on
 /// stdout: its number, its delay in ms and what it shows. For looking at
@@ -9,15 +16,12 @@ import PagedotsRender
 func writeAnimationFrames(query: Substring, outputDirectory: String) throws {
     var spec = try parseSpec(query)
     if !spec.format.isAnimated {
-        spec = try parseSpec(query + "&format=apng")
+        spec = try parseSpec(query, format: .apng)
     }
-    let timeline = AnimationTimeline(spec: spec)
-    let renderer = RasterRenderer()
     let encoder = PNGEncoder()
-    for (index, frame) in timeline.frames().enumerated() {
-        let image = renderer.render(timeline.drawing(of: frame), scale: spec.scale)
+    for (index, frame) in animationFrames(of: spec, renderer: RasterRenderer()).enumerated() {
         let name = "\(outputDirectory)/frame-" + String(index).leftPadded(to: 3, with: "0") + ".png"
-        try writeFile(name, encoder.encode(rgba: image.pixels, width: image.width, height: image.height))
+        try writeFile(name, encoder.encode(rgba: frame.image.pixels, width: frame.image.width, height: frame.image.height))
         print(index, frame.delay, frame.moment)
     }
 }
