@@ -145,6 +145,16 @@ def mib(kib):
     return kib / 1024.0
 
 
+def print_table(header, rows, left=(0, 1, -1)):
+    """Rows of strings under the header, in columns as wide as their widest
+    cell: the columns numbered in `left` (negative from the end) flush left,
+    the rest flush right."""
+    widths = [max(len(row[i]) for row in rows + [header]) for i in range(len(header))]
+    left = {i % len(header) for i in left}
+    for row in [header] + rows:
+        print("  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i]) for i, c in enumerate(row)).rstrip())
+
+
 # APNG files, decoded as the APNG specification composites them (Pillow
 # decodes each frame's region; the compositing is done here, since Pillow's
 # own blends with a mask and gets translucent pixels wrong).
