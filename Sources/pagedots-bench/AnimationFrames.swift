@@ -2,11 +2,23 @@ import PagedotsCore
 import PagedotsPNG
 import PagedotsRender
 
-/// Every frame of an animated spec's timeline, drawn, with its delay in ms
-/// and what it shows: the frames the encoders are given.
+/// Every frame of an animated spec's timeline with its delay in ms and what
+/// it shows, drawn as `ImageMaker` draws them for the encoders: each over
+/// the one before, repainted where the two drawings differ (which can round
+/// a few edge pixels one level off a whole drawing; docs/gif.md, "Drawing
+/// the frames").
 func animationFrames(of spec: IndicatorSpec, renderer: RasterRenderer) -> [(image: RGBAImage, delay: Int, moment: Moment)] {
     let timeline = AnimationTimeline(spec: spec)
-    return timeline.frames().map { (renderer.render(timeline.drawing(of: $0), scale: spec.scale), $0.delay, $0.moment) }
+    var previous: (drawing: Drawing, image: RGBAImage)?
+    return timeline.frames().map { frame in
+        let drawing = timeline.drawing(of: frame)
+        var image = previous?.image ?? renderer.render(drawing, scale: spec.scale)
+        if let previous, let changed = drawing.changedBounds(since: previous.drawing) {
+            renderer.render(drawing, scale: spec.scale, over: &image, changed: changed)
+        }
+        previous = (drawing, image)
+        return (image, frame.delay, frame.moment)
+    }
 }
 
 /// `frames QUERY OUTDIR`: every frame of the animation of QUERY (drawn as
