@@ -22,7 +22,11 @@ public final class PagedotsService: HTTPHandler {
     public convenience init(configuration: ServiceConfiguration) {
         self.init(
             configuration: configuration,
-            renderPool: RenderPool(threads: configuration.renderThreads, queueLimit: configuration.renderQueueLimit)
+            renderPool: RenderPool(
+                threads: configuration.renderThreads,
+                stillQueueLimit: configuration.renderQueueLimit,
+                animationQueueLimit: configuration.animationQueueLimit
+            )
         )
     }
 
@@ -165,7 +169,8 @@ public final class PagedotsService: HTTPHandler {
             return .miss
         case .mustRender:
             let spec = parsed.spec
-            let accepted = renderPool.submit { [cache, metrics] maker in
+            // An animation waits in a lane of its own, so that a flood of them cannot starve the stills.
+            let accepted = renderPool.submit(spec.format.isAnimated ? .animation : .still) { [cache, metrics] maker in
                 let start = monotonicSeconds()
                 let image = CachedImage(image: maker.makeImage(for: spec))
                 metrics.recordRender(seconds: monotonicSeconds() - start)

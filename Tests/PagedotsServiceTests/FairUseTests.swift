@@ -25,7 +25,7 @@ import TestSupport
         change(&configuration)
         let clock = ManualClock()
         let service = PagedotsService(
-            configuration: configuration, renderPool: pool ?? RenderPool(threads: 1, queueLimit: 256), missClock: clock.read
+            configuration: configuration, renderPool: pool ?? RenderPool(threads: 1, stillQueueLimit: 256, animationQueueLimit: 32), missClock: clock.read
         )
         return (service, clock)
     }
@@ -82,7 +82,7 @@ import TestSupport
 
     @Test("Joining a render in progress takes no token")
     func joiningTakesNoToken() {
-        let pool = RenderPool(threads: 1, queueLimit: 8)
+        let pool = RenderPool(threads: 1, stillQueueLimit: 8, animationQueueLimit: 1)
         let (service, _) = Self.service(pool: pool)
         let answers = RecordedAnswers()
         // Hold the only render thread, so that the first miss stays in progress.

@@ -12,7 +12,7 @@ private func imageRequest(_ query: String) -> HTTPRequest {
 @Suite struct HostileRenderQueueTests {
     @Test("With the render thread busy and the queue full, a new miss is 503 at once; hits and joins are still served")
     func fullQueueRefusesMissesAndServesHits() {
-        let pool = RenderPool(threads: 1, queueLimit: 1)
+        let pool = RenderPool(threads: 1, stillQueueLimit: 1, animationQueueLimit: 1)
         let service = PagedotsService(configuration: ServiceConfiguration(), renderPool: pool)
         let answers = RecordedAnswers()
 
@@ -51,5 +51,30 @@ private func imageRequest(_ query: String) -> HTTPRequest {
         service.handle(imageRequest("pages=5"), responder: answers.responder("refused"))
         answers.waitFor(1)
         #expect(answers.statuses("refused") == [503, 200])
+    }
+
+    @Test("With the animation queue full, an animation miss is 503 at once while a still miss still queues")
+    func fullAnimationQueueLeavesStills() {
+        let pool = RenderPool(threads: 1, stillQueueLimit: 1, animationQueueLimit: 1)
+        let service = PagedotsService(configuration: ServiceConfiguration(), renderPool: pool)
+        let answers = RecordedAnswers()
+        let release = pool.holdThread()
+
+        // One animation fills its queue (limit 1); another, GIF or APNG, is refused.
+        service.handle(imageRequest("pages=3&format=gif"), responder: answers.responder("animation"))
+        service.handle(imageRequest("pages=4&format=apng"), responder: answers.responder("refused"))
+        service.handle(imageRequest("pages=4&format=gif"), responder: answers.responder("refused"))
+        answers.waitFor(2)  // both refusals were delivered before `handle` returned
+        #expect(answers.statuses("refused") == [503, 503])
+        #expect(answers.head("refused").contains("\r\nRetry-After: 1\r\n"))
+
+        // A still miss has a queue of its own: it waits, and is drawn.
+        service.handle(imageRequest("pages=4"), responder: answers.responder("still"))
+        #expect(answers.statuses("still").isEmpty)
+        #expect(pool.queueDepth == 2)
+        release.signal()
+        answers.waitFor(2)
+        #expect(answers.statuses("still") == [200])
+        #expect(answers.statuses("animation") == [200])
     }
 }

@@ -39,7 +39,7 @@ public struct CommandLineOption: Sendable {
             }.failure("must be an integer from 1 to 256")
         },
         CommandLineOption(flag: "--render-queue", environment: "PAGEDOTS_RENDER_QUEUE", valueName: "N",
-                          help: "cache misses that may wait for a render thread; more get 503 (default 256)") { config, value in
+                          help: "still-image misses that may wait for a render thread, and an eighth as many animations; more get 503 (default 256)") { config, value in
             integer(value, in: 1...1_000_000).map { config.renderQueueLimit = $0 }.failure("must be an integer from 1 to 1000000")
         },
         CommandLineOption(flag: "--max-connections", environment: "PAGEDOTS_MAX_CONNECTIONS", valueName: "N",
