@@ -8,7 +8,7 @@ extension RenderPool {
     func holdThread() -> Semaphore {
         let started = Semaphore()
         let release = Semaphore()
-        #expect(submit(.still) { _ in
+        #expect(submit { _ in
             started.signal()
             release.wait()
         })
