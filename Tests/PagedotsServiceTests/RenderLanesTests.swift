@@ -51,7 +51,7 @@ import Testing
         #expect(!lanes.submit(.still) { _ in finished.signal() })
         #expect(lanes.queueDepth == 3)
         releases.forEach { $0.signal() }
-        for _ in 0..<3 { finished.wait() }
+        for _ in 0..<3 { #expect(finished.wait(seconds: Self.deadline)) }
         #expect(lanes.queueDepth == 0)
     }
 
@@ -67,7 +67,7 @@ import Testing
                 finished.signal()
             })
         }
-        for _ in 0..<2 { finished.wait() }
+        for _ in 0..<2 { #expect(finished.wait(seconds: Self.deadline)) }
         let still = niceness.withLock { $0[.still] } ?? -100
         #expect(niceness.withLock { $0[.animation] } == min(19, still + RenderLanes.animationNiceness))
     }
