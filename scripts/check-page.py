@@ -8,7 +8,10 @@ and checks that the previews (light and dark) and the snippets follow (the
 <img>, the <picture> and GitHub pair with their dark images, the theme=auto
 SVG), that a bad combination shows the service's 400 line instead of a
 broken image, and that the page logs nothing to the console but the 400s it
-was made to cause. Ends with a screenshot of the page as it first appears. Prints one line per check
+was made to cause; that choosing GIF or APNG shows the animation's controls,
+plays the animation in the previews (images that load) and notes beside the
+email snippet what Outlook for Windows shows and how to keep in step with a
+carousel GIF. Ends with a screenshot of the page as it first appears. Prints one line per check
 and `N passed, N failed`; exits 1 if anything failed.
 """
 import base64
@@ -62,6 +65,17 @@ def type_into(name, text):
     field.send_keys(text)
 
 
+def animation_group():
+    return driver.find_element(By.XPATH, "//fieldset[legend='Animation']")
+
+
+def previews_loaded(part):
+    """Both previews show an image whose URL has `part` and that has loaded (naturalWidth > 0)."""
+    return driver.execute_script(
+        "return ['preview', 'preview-dark'].every((id) => { const i = document.getElementById(id);"
+        " return !i.hidden && i.src.includes(arguments[0]) && i.complete && i.naturalWidth > 0; })", part)
+
+
 def preview_width():
     return driver.execute_script("return document.getElementById('preview').naturalWidth")
 
@@ -97,7 +111,7 @@ try:
           find("p-darkcolor").is_displayed() and find("p-darkbg").is_displayed())
     gallery = driver.execute_script(
         "return [...document.querySelectorAll('#gallery img')].map(i => i.complete && i.naturalWidth > 0)")
-    check(f"all {len(gallery)} gallery images load", len(gallery) == 11 and all(gallery))
+    check(f"all {len(gallery)} gallery images load", len(gallery) == 12 and all(gallery))
 
     type_into("current", "4")
     wait_for("current=4: the URL follows", lambda d: "current=4" in value("url"))
@@ -156,6 +170,35 @@ try:
     Select(find("p-format")).select_by_value("svg")
     wait_for("with format=svg it draws, and the URL is the SVG that switches",
              lambda d: find("preview").is_displayed() and value("url").endswith("&theme=auto&darkcolor=ff9f0a&format=svg"))
+
+    # The format choice: an animated format shows the animation's group, plays in the previews and notes the rules for email.
+    driver.get(BASE + "/#pages=4&current=1&style=pill&scale=2")
+    wait_for("a still image hides the Animation group and the email note",
+             lambda d: 'alt="Page 2 of 4"' in value("img-snippet") and not animation_group().is_displayed()
+             and not find("animation-note").is_displayed())
+    check("the format choice offers PNG, SVG, GIF and APNG",
+          [option.get_attribute("value") for option in Select(find("p-format")).options] == ["png", "svg", "gif", "apng"])
+    Select(find("p-format")).select_by_value("gif")
+    wait_for("format=gif: the URL and the previews are the GIF, and both load",
+             lambda d: value("url").endswith("&scale=2&format=gif") and previews_loaded("format=gif"))
+    check("the Animation group shows with dwell, transition, effect, loop, fps and matte",
+          animation_group().is_displayed()
+          and all(find("p-" + name).is_displayed() for name in ("dwell", "transition", "effect", "loop", "fps", "matte")))
+    note = find("animation-note").text
+    check("beside the email snippet: Outlook for Windows shows the first frame, the still image of page 2",
+          find("animation-note").is_displayed() and "Outlook for Windows shows only the first frame" in note and "page 2" in note)
+    check("and how to keep in step with a carousel GIF", "same number of pages" in note and "dwell" in note and "current" in note)
+    type_into("dwell", "1500")
+    wait_for("dwell=1500 goes into the URL and the preview plays it",
+             lambda d: value("url").endswith("&scale=2&format=gif&dwell=1500") and previews_loaded("dwell=1500"))
+    Select(find("p-format")).select_by_value("apng")
+    wait_for("format=apng: the previews are the APNG, and both load",
+             lambda d: value("url").endswith("&scale=2&format=apng&dwell=1500") and previews_loaded("format=apng"))
+    check("matte (GIF only) hides for APNG", not find("p-matte").is_displayed() and find("p-dwell").is_displayed())
+    Select(find("p-format")).select_by_value("png")
+    wait_for("back to PNG: the animation's group and note hide, and dwell leaves the URL",
+             lambda d: value("url") == BASE + "/indicator?pages=4&current=1&style=pill&scale=2"
+             and not animation_group().is_displayed() and not find("animation-note").is_displayed())
 
     # Nothing in the console but the 400s caused on purpose (Chromium reports them as network errors).
     entries = driver.get_log("browser")

@@ -85,9 +85,12 @@ struct IndicatorSpecBuilder {
         case .theme:
             spec.theme = try value.choice(Theme.self)
             if spec.theme == .auto, spec.format != .svg {
+                // An SVG does not animate, so for an animation the only way out is one image per theme.
+                let wayOut = spec.format.isAnimated
+                    ? ", which does not animate: use a <picture> with a theme=light and a theme=dark image"
+                    : ": use format=svg, or a <picture> with one image per theme"
                 throw value.failure(
-                    "be light or dark for a \(spec.format.rawValue) image (auto switches colours only inside an SVG: "
-                        + "use format=svg, or a <picture> with one image per theme)"
+                    "be light or dark for a \(spec.format.rawValue) image (auto switches colours only inside an SVG\(wayOut))"
                 )
             }
         case .darkcolor:

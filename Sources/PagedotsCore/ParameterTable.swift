@@ -216,7 +216,8 @@ extension ParameterName {
             return row(.colorList(1...1000), .none, rule: "not together with color",
                        "per-page colors, cycled: the whole indicator takes the current page's color")
         case .format:
-            return row(.choice(ImageFormat.allCases.map(\.rawValue)), .value("png"), "image format")
+            return row(.choice(ImageFormat.allCases.map(\.rawValue)), .value("png"),
+                       "image format: a still image (png, svg) or an animation of the cycle through the pages (gif, apng)")
         case .visible:
             return row(.integer(3...25), .value("7"), use: ParameterUse(styles: [.scroll]), "how many dots show")
         case .progress:

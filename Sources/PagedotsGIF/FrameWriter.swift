@@ -23,6 +23,29 @@ final class FrameWriter {
     private var hidden: [UInt8] = []
     /// Per palette index: whether the frame draws it.
     private var drawn = [Bool](repeating: false, count: ColorTable.paletteCapacity + 1)
+    /// Which candidate made the smallest image for a frame's pixels, so
+    /// that a frame that repeats them (each move between two neighbouring
+    /// pages draws the same pixels, only elsewhere) compresses only that one:
+    /// the same pixels on the same palette give the same candidates.
+    private var winners: [Repeat: Int] = [:]
+    /// The patch pixels held as keys of `winners`.
+    private var rememberedPixels = 0
+    /// The most patch pixels `winners` holds keys for (1 MiB).
+    static let rememberedPixelLimit = 1 << 18
+
+    /// What decides a frame's candidates and the winner among them.
+    private struct Repeat: Hashable {
+        var pixels: [PatchPixel]
+        var width: Int
+        var onGlobal: Bool
+
+        /// The pixels hashed as one block of bytes (an array hashes element by element).
+        func hash(into hasher: inout Hasher) {
+            pixels.withUnsafeBytes { hasher.combine(bytes: $0) }
+            hasher.combine(width)
+            hasher.combine(onGlobal)
+        }
+    }
 
     init(file: GIFFileWriter, plan: PalettePlan, isStill: Bool) {
         self.file = file
@@ -88,8 +111,10 @@ final class FrameWriter {
             return
         }
         let candidates = candidates(for: patch, indexing: indexing)
-        file.appendSmallest(of: candidates.count) { number in
-            let candidate = candidates[number]
+        let key = Repeat(pixels: patch.pixels, width: patch.rect.width, onGlobal: palette != nil)
+        let known = winners[key]
+        let winner = file.appendSmallest(of: known == nil ? candidates.count : 1) { number in
+            let candidate = candidates[known ?? number]
             let transparent = candidate.usesTransparentIndex ? indexing.transparentIndex : nil
             if !isStill || transparent != nil {
                 file.appendGraphicControl(delayCentiseconds: delays[0], disposal: disposal, transparentIndex: transparent)
@@ -97,6 +122,10 @@ final class FrameWriter {
             let colors = palette == nil ? frameColors.colors + (candidate.usesTransparentIndex ? [0] : []) : nil
             file.appendImage(rect: patch.rect, localColors: colors, localSize: Self.tableSize(colors?.count ?? 0),
                              codeBits: Self.bitWidth(candidate.maxIndex), indices: indices(of: candidate.variant))
+        }
+        if known == nil, candidates.count > 1, rememberedPixels + patch.pixels.count <= Self.rememberedPixelLimit {
+            rememberedPixels += patch.pixels.count
+            winners[key] = winner
         }
         writeHolds(patch, delays: delays, onGlobal: palette != nil)
     }

@@ -109,21 +109,23 @@ final class GIFFileWriter {
 
     /// Calls `write` for each of `count` candidates (each appending the same
     /// frame some other way) and keeps only the bytes of the smallest; on a
-    /// tie, the earlier.
-    func appendSmallest(of count: Int, _ write: (Int) -> Void) {
+    /// tie, the earlier. Returns the number of the candidate kept.
+    @discardableResult
+    func appendSmallest(of count: Int, _ write: (Int) -> Void) -> Int {
         let start = output.bytes.count
-        var bestSize: Int?
+        var best: (candidate: Int, size: Int)?
         for candidate in 0..<count {
             let candidateStart = output.bytes.count
             write(candidate)
             let size = output.bytes.count - candidateStart
-            if let best = bestSize, size >= best {
+            if let best, size >= best.size {
                 output.bytes.removeSubrange(candidateStart...)
             } else {
                 output.bytes.removeSubrange(start..<candidateStart)
-                bestSize = size
+                best = (candidate, size)
             }
         }
+        return best?.candidate ?? 0
     }
 
     /// Writes the trailer and returns the file.

@@ -25,6 +25,7 @@ public final class APNGEncoder {
 
     public init() {
         keptChangeByteLimit = Self.keptChangeByteLimit
+        compressor.remembersStreams = true
     }
 
     /// An encoder that keeps changed regions up to `keptChangeByteLimit` bytes.
@@ -32,6 +33,7 @@ public final class APNGEncoder {
     /// client built with cross-module optimisation failed to link against that.)
     init(keptChangeByteLimit: Int) {
         self.keptChangeByteLimit = keptChangeByteLimit
+        compressor.remembersStreams = true
     }
 
     /// The APNG file of an animation of `frameCount` frames of `width × height`.
@@ -54,6 +56,7 @@ public final class APNGEncoder {
         frameCount: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int)
     ) -> [UInt8] {
         precondition(width > 0 && height > 0, "an animation needs a canvas of at least 1×1, not \(width)×\(height)")
+        defer { compressor.forgetStreams() }
         var survey = AnimationSurvey(width: width, height: height, frameCount: frameCount, keptByteLimit: keptChangeByteLimit, frameAt: frameAt)
         guard let first = survey.takeFirst() else {
             return PNGEncoder().encode(rgba: RGBACanvas(width: width, height: height).pixels, width: width, height: height)

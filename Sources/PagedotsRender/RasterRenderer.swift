@@ -40,6 +40,88 @@ public final class RasterRenderer {
         guard width > 0, height > 0, let (surface, context) = canvas(width: width, height: height) else {
             return RGBAImage(width: max(width, 0), height: max(height, 0), pixels: [])
         }
+        paint(drawing, scale: scale, on: context)
+        cairo_surface_flush(surface)
+        let box = (x: 0, y: 0, width: width, height: height)
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { output, count in
+            Self.copyStraightRGBA(of: surface, box: box, into: UnsafeMutableRawBufferPointer(output), at: (0, 0), width: width)
+            count = width * height * 4
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// Draws `drawing` over `image`, which holds the drawing before it at
+    /// the same scale, repainting only the pixels that `changed` (points,
+    /// as `Drawing.changedBounds(since:)` gives it) touches, with a pixel
+    /// more on every side for antialiasing; the pixels outside stay as they
+    /// are. The pixels repainted come out exactly as `render` draws them:
+    /// Cairo draws them on a canvas of their own, moved by whole pixels, not
+    /// through a clip (which rounds coverage differently). Items that cannot
+    /// reach them are left out. An image of another size is drawn whole.
+    public func render(_ drawing: Drawing, scale: Int, over image: inout RGBAImage, changed: Rect) {
+        let width = Self.pixels(drawing.size.width, scale: scale)
+        let height = Self.pixels(drawing.size.height, scale: scale)
+        guard image.width == width, image.height == height, image.pixels.count == width * height * 4,
+              let (surface, _) = canvas(width: width, height: height), let data = cairo_image_surface_get_data(surface) else {
+            image = render(drawing, scale: scale)
+            return
+        }
+        // The box grows to hold every item that reaches into it whole: Cairo
+        // rounds the edge of a shape cut by the canvas's edge differently.
+        var box = Self.pixelBox(holding: changed, scale: scale, width: width, height: height)
+        let bounds = drawing.items.map(\.bounds)
+        var drawn = [Bool](repeating: false, count: bounds.count)
+        while true {
+            let reach = Rect(x: Double(box.x) / Double(scale), y: Double(box.y) / Double(scale),
+                             width: Double(box.width) / Double(scale), height: Double(box.height) / Double(scale))
+            var grown: Rect?
+            for index in bounds.indices where !drawn[index] && bounds[index].map({ $0.meets(reach) }) ?? true {
+                drawn[index] = true
+                let itemBounds = bounds[index] ?? reach
+                grown = grown.map { $0.union(itemBounds) } ?? itemBounds
+            }
+            // Done when no item more reaches in.
+            guard let grown else { break }
+            let next = Self.pixelBox(holding: grown, scale: scale, width: width, height: height)
+            let right = max(box.x + box.width, next.x + next.width), bottom = max(box.y + box.height, next.y + next.height)
+            box = (min(box.x, next.x), min(box.y, next.y), 0, 0)
+            box.width = right - box.x
+            box.height = bottom - box.y
+        }
+        var visible = drawing
+        visible.items = drawing.items.indices.filter { drawn[$0] }.map { drawing.items[$0] }
+        guard box.width > 0, box.height > 0 else { return }
+        // The canvas's memory, as a canvas of the box's size (the canvas is drawn afresh each time anyway).
+        let stride = cairo_image_surface_get_stride(surface)
+        guard let part = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, Int32(box.width), Int32(box.height), stride) else { return }
+        defer { cairo_surface_destroy(part) }
+        guard cairo_surface_status(part) == CAIRO_STATUS_SUCCESS, let context = cairo_create(part) else { return }
+        defer { cairo_destroy(context) }
+        cairo_set_miter_limit(context, 4)
+        cairo_translate(context, Double(-box.x), Double(-box.y))
+        paint(visible, scale: scale, on: context)
+        cairo_surface_flush(part)
+        image.pixels.withUnsafeMutableBytes { output in
+            Self.copyStraightRGBA(of: part, box: (0, 0, box.width, box.height), into: output, at: (box.x, box.y), width: width)
+        }
+    }
+
+    /// The whole pixels holding `rect` (points) at `scale`, a pixel more
+    /// each side, within a `width × height` canvas; a rectangle that is not
+    /// finite (a broken path) gives the canvas.
+    static func pixelBox(holding rect: Rect, scale: Int, width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+        guard [rect.x, rect.y, rect.width, rect.height].allSatisfy(\.isFinite) else { return (0, 0, width, height) }
+        func edge(_ points: Double, _ rule: FloatingPointRoundingRule, margin: Double, limit: Int) -> Int {
+            let pixels = (points * Double(scale)).rounded(rule) + margin
+            return pixels <= 0 ? 0 : pixels >= Double(limit) ? limit : Int(pixels)
+        }
+        let left = edge(rect.x, .down, margin: -1, limit: width), right = edge(rect.x + rect.width, .up, margin: 1, limit: width)
+        let top = edge(rect.y, .down, margin: -1, limit: height), bottom = edge(rect.y + rect.height, .up, margin: 1, limit: height)
+        return (left, top, max(0, right - left), max(0, bottom - top))
+    }
+
+    /// Paints the background and the items (within the context's clip, if any).
+    private func paint(_ drawing: Drawing, scale: Int, on context: OpaquePointer) {
         cairo_save(context)
         cairo_scale(context, Double(scale), Double(scale))
         cairo_set_operator(context, CAIRO_OPERATOR_SOURCE)
@@ -48,8 +130,6 @@ public final class RasterRenderer {
         cairo_set_operator(context, CAIRO_OPERATOR_OVER)
         for item in drawing.items { draw(item, on: context) }
         cairo_restore(context)
-        cairo_surface_flush(surface)
-        return RGBAImage(width: width, height: height, pixels: Self.straightRGBA(of: surface, width: width, height: height))
     }
 
     /// `round(points × scale)`, half up; 0 for a size that is not a finite positive number.
@@ -147,33 +227,35 @@ public final class RasterRenderer {
         cairo_set_source_rgba(context, channel(color.red), channel(color.green), channel(color.blue), alpha)
     }
 
-    /// The surface's premultiplied native-endian ARGB32 pixels as straight
-    /// RGBA bytes, un-premultiplied as Cairo's PNG writer does: `(c·255 + a/2) / a`.
-    /// Works a pixel (four bytes) at a time; clear and opaque pixels need no division.
-    static func straightRGBA(of surface: OpaquePointer, width: Int, height: Int) -> [UInt8] {
+    /// The surface's premultiplied native-endian ARGB32 pixels inside `box`
+    /// as straight RGBA bytes, written into `output` (an image `width`
+    /// pixels wide) with the box's corner at `origin`, un-premultiplied as Cairo's PNG writer
+    /// does: `(c·255 + a/2) / a`. Works a pixel (four bytes) at a time; clear
+    /// and opaque pixels need no division.
+    static func copyStraightRGBA(
+        of surface: OpaquePointer, box: (x: Int, y: Int, width: Int, height: Int),
+        into output: UnsafeMutableRawBufferPointer, at origin: (x: Int, y: Int), width: Int
+    ) {
         let stride = Int(cairo_image_surface_get_stride(surface))
-        guard let data = cairo_image_surface_get_data(surface) else { return [] }
-        return [UInt8](unsafeUninitializedCapacity: width * height * 4) { output, count in
-            guard let base = output.baseAddress else { return }
-            let words = UnsafeMutableRawPointer(base).bindMemory(to: UInt32.self, capacity: width * height)
-            var out = 0
-            for y in 0..<height {
-                let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-                for x in 0..<width {
-                    let pixel = row[x]
-                    let alpha = pixel >> 24
-                    var red = (pixel >> 16) & 0xFF, green = (pixel >> 8) & 0xFF, blue = pixel & 0xFF
-                    if alpha != 0xFF, alpha != 0 {
-                        red = (red * 255 + alpha / 2) / alpha
-                        green = (green * 255 + alpha / 2) / alpha
-                        blue = (blue * 255 + alpha / 2) / alpha
-                    }
-                    // Bytes R, G, B, A in memory, whatever the machine's byte order.
-                    words[out] = (red | green << 8 | blue << 16 | alpha << 24).littleEndian
-                    out += 1
+        guard let data = cairo_image_surface_get_data(surface), let base = output.baseAddress,
+              output.count >= (origin.y + box.height) * width * 4 else { return }
+        let words = base.bindMemory(to: UInt32.self, capacity: output.count / 4)
+        for y in box.y ..< box.y + box.height {
+            let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+            var out = (origin.y + y - box.y) * width + origin.x
+            for x in box.x ..< box.x + box.width {
+                let pixel = row[x]
+                let alpha = pixel >> 24
+                var red = (pixel >> 16) & 0xFF, green = (pixel >> 8) & 0xFF, blue = pixel & 0xFF
+                if alpha != 0xFF, alpha != 0 {
+                    red = (red * 255 + alpha / 2) / alpha
+                    green = (green * 255 + alpha / 2) / alpha
+                    blue = (blue * 255 + alpha / 2) / alpha
                 }
+                // Bytes R, G, B, A in memory, whatever the machine's byte order.
+                words[out] = (red | green << 8 | blue << 16 | alpha << 24).littleEndian
+                out += 1
             }
-            count = out * 4
         }
     }
 }

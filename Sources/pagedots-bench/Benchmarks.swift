@@ -51,7 +51,7 @@ func benchmarkRendering(queries: [Substring], stopwatch: Stopwatch) {
         }
         let sample = maker.makeImage(for: spec).bytes
         let time = stopwatch.microsecondsPerCall { maker.makeImage(for: spec).bytes.count }
-        print(pngSize(sample), sample.count, format(time), query)
+        print(imageSize(sample), sample.count, format(time), query)
         flushOutput()
     }
 }
@@ -79,6 +79,16 @@ func benchmarkRenderingUnique(query: Substring, stopwatch: Stopwatch) throws {
 
 /// Distinct images `render-unique` draws in turn.
 let uniqueImageCount = 8192
+
+/// "WxH" of a GIF's logical screen or a PNG's IHDR; "-" for an SVG.
+func imageSize(_ image: [UInt8]) -> String {
+    if image.starts(with: Array("GIF8".utf8)) {
+        // Two little-endian 16-bit fields after the six-byte signature.
+        guard image.count >= 10 else { return "?" }
+        return "\(Int(image[6]) | Int(image[7]) << 8)x\(Int(image[8]) | Int(image[9]) << 8)"
+    }
+    return image.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? pngSize(image) : "-"
+}
 
 /// "WxH" from a PNG's IHDR.
 func pngSize(_ png: [UInt8]) -> String {

@@ -42,14 +42,14 @@ final class TestClient {
         shutdown(descriptor, Int32(SHUT_WR))
     }
 
-    /// Reads more bytes into the buffer; false at end of input (or reset, or the 10 s guard).
+    /// Reads more bytes into the buffer; false at end of input (or reset, or the 60 s guard).
     private func fill() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
         let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
         guard count > 0 else {
             if count < 0 {
                 lastError = errno
-                if errno == EAGAIN { Issue.record("no answer from the server within 10 s") }
+                if errno == EAGAIN { Issue.record("no answer from the server within 60 s") }
             }
             return false
         }

@@ -43,6 +43,7 @@ import PagedotsCore
         #expect(auto.background == RGBA(red: 255, green: 255, blue: 255) && auto.darkBackground == auto.background)
         #expect(try parsedSpec("pages=3&theme=auto", options: PathOptions(format: .svg)).theme == .auto)
         #expect(refusal("pages=3&theme=auto") == #"theme: must be light or dark for a png image (auto switches colours only inside an SVG: use format=svg, or a <picture> with one image per theme); got "auto""#)
+        #expect(refusal("pages=3&format=gif&theme=auto") == #"theme: must be light or dark for a gif image (auto switches colours only inside an SVG, which does not animate: use a <picture> with a theme=light and a theme=dark image); got "auto""#)
         #expect(refusal("pages=3&theme=dusk") == #"theme: must be one of light, dark, auto; got "dusk""#)
     }
 

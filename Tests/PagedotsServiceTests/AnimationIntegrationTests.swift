@@ -102,6 +102,32 @@ import TestSupport
         #expect(apng.frames.allSatisfy { $0.rgba[0 ..< 4] == [0x1C, 0x1C, 0x1E, 0xFF] })
     }
 
+    @Test func aDarkAnimationOnATransparentBackgroundStartsOnTheDarkStill() throws {
+        let query = "pages=4&current=3&style=pill&fill=outline&theme=dark&darkinactive=ffffff80&matte=000000&scale=2"
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let client = try HTTPTestClient(port: server.port)
+        let lightQuery = query.replacingOccurrences(of: "theme=dark", with: "theme=light")
+        let bodies = try ["/indicator.gif?" + query, "/indicator.apng?" + query, "/indicator.png?" + query, "/indicator.png?" + lightQuery].map { path in
+            client.request(path)
+            let response = try client.readResponse()
+            #expect(response.status == 200, "\(path)")
+            return response.body
+        }
+        let gif = try GIFReader(bodies[0])
+        let apng = try PNGDecoder.decodeAnimation(bodies[1])
+        let dark = try PNGDecoder.decode(bodies[2]), light = try PNGDecoder.decode(bodies[3])
+        #expect(dark.rgba != light.rgba)
+        // The GIF's first frame is the dark still over the (black) matte, the APNG's is the dark still itself.
+        #expect(gif.frames.first?.canvas == ExpectedPlayback.composite(dark.rgba, over: (0, 0, 0)))
+        #expect(apng.image.rgba == dark.rgba && apng.frames.first?.rgba == dark.rgba)
+        // Every frame of both has the dark blue somewhere: the current indicator keeps its dark colour as it moves.
+        let darkBlue: [UInt8] = [0x0A, 0x84, 0xFF, 0xFF]
+        let hasDarkBlue = { (rgba: [UInt8]) in stride(from: 0, to: rgba.count, by: 4).contains { Array(rgba[$0 ..< $0 + 4]) == darkBlue } }
+        #expect(gif.frames.allSatisfy { hasDarkBlue($0.canvas) })
+        #expect(apng.frames.allSatisfy { hasDarkBlue($0.rgba) })
+    }
+
     @Test(arguments: ["/indicator.gif", "/indicator.apng"])
     func overTheLimitsIsA400ThatSaysWhatToLower(path: String) throws {
         let response = try get(path + "?pages=100&size=2&spacing=0&padding=0&transition=420&fps=50")

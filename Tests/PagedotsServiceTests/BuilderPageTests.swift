@@ -112,4 +112,18 @@ import TestSupport
         #expect(html.contains("'#gh-light-mode-only'") && html.contains("'#gh-dark-mode-only'"))
         #expect(html.contains("themed('auto', 'svg')"))
     }
+
+    @Test func theAnimationControlsHaveAGroupOfTheirOwnAndTheEmailSnippetANote() throws {
+        let group = try #require(try captures(#"<fieldset><legend>Animation</legend>([\s\S]*?)</fieldset>"#, in: markup).first)
+        let names = try captures(#"<(?:input|select) id="p-([a-z]+)""#, in: group)
+        #expect(names == ["dwell", "transition", "effect", "loop", "fps", "matte"])
+        // Only animated formats use them, so the script hides the whole group for PNG and SVG.
+        for parameter in Parameter.all where names.contains(parameter.name.rawValue) {
+            #expect(parameter.use.formats?.allSatisfy(\.isAnimated) == true, "\(parameter.name)")
+        }
+        #expect(html.contains("set.hidden = [...set.querySelectorAll('.field')].every((box) => box.hidden);"))
+        #expect(markup.contains(#"<div id="animation-note" class="note" data-formats="gif apng" hidden>"#))
+        #expect(markup.contains("Outlook for Windows shows only the first frame"))
+        #expect(markup.contains("<code>dwell</code> = the carousel's time per slide"))
+    }
 }

@@ -58,6 +58,21 @@ import TestSupport
         #expect(replies[1].text.hasPrefix("theme: must be light or dark for a png image (auto switches colours only inside an SVG"))
     }
 
+    @Test func autoWithAnAnimationIsA400ThatSaysToUseAPicture() throws {
+        let replies = try answers([
+            "/indicator.gif?pages=3&current=1&theme=auto",
+            "/indicator@2x?pages=3&format=apng&theme=auto",
+            "/indicator.apng?pages=3&theme=auto&dwell=1000&effect=fade",
+        ])
+        for (reply, format) in zip(replies, ["gif", "apng", "apng"]) {
+            #expect(reply.status == 400)
+            #expect(reply.header("cache-control") == "no-store")
+            // An SVG cannot animate, so the way out is one image per theme, not format=svg.
+            #expect(reply.text == "theme: must be light or dark for a \(format) image (auto switches colours only inside an SVG, "
+                + "which does not animate: use a <picture> with a theme=light and a theme=dark image); got \"auto\"\n")
+        }
+    }
+
     @Test func perPageColoursApplyInBothThemes() throws {
         let replies = try answers([
             "/indicator?pages=3&current=2&colors=ff3b30,007aff,34c759&theme=dark",

@@ -8,10 +8,11 @@ public struct LoopbackConnectError: Error, CustomStringConvertible {
 }
 
 /// A blocking TCP socket connected to 127.0.0.1:`port`, whose reads give up
-/// after 10 s so that a server bug fails a test instead of hanging it.
+/// after 60 s so that a server bug fails a test instead of hanging it (long
+/// enough for a debug build drawing a large animation on a loaded machine).
 public func connectToLoopback(port: Int) throws(LoopbackConnectError) -> Int32 {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    var timeout = timeval(tv_sec: 60, tv_usec: 0)
     setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)

@@ -12,6 +12,8 @@ extension BuilderPage {
         case theme = "Theme"
         case geometry = "Geometry"
         case output = "Output"
+        /// Shown only while an animated format is chosen (its controls are used by nothing else).
+        case animation = "Animation"
     }
 
     /// Where a parameter's control goes. A new parameter must be placed here.
@@ -22,11 +24,13 @@ extension BuilderPage {
         case .color, .inactive, .bg, .colors: .colors
         case .theme, .darkcolor, .darkinactive, .darkbg: .theme
         case .size, .spacing, .padding, .direction, .width, .height: .geometry
-        case .format, .scale, .dwell, .transition, .effect, .loop, .fps, .matte: .output
+        case .format, .scale: .output
+        case .dwell, .transition, .effect, .loop, .fps, .matte: .animation
         }
     }
 
-    /// Every fieldset: the table's parameters by group.
+    /// Every fieldset: the table's parameters by group. The script hides a
+    /// fieldset whose controls are all unused (the animation's, for a still image).
     static var controls: String {
         Group.allCases.map { group in
             let fields = Parameter.all.filter { Self.group(of: $0.name) == group }.map { field(for: $0) }

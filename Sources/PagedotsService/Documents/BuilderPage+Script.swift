@@ -99,6 +99,13 @@ extension BuilderPage {
       for (const field of fields) {
         field.closest('.field').hidden = !isUsed(field) && !withStandIns(themed('dark'), () => isUsed(field));
       }
+      // A group none of whose controls is used (the animation's, for a still image) hides too.
+      for (const set of form.querySelectorAll('fieldset')) {
+        set.hidden = [...set.querySelectorAll('.field')].every((box) => box.hidden);
+      }
+      const note = $('animation-note');
+      note.hidden = !note.dataset.formats.split(' ').includes(text('format') || 'png');
+      note.querySelector('[data-page]').textContent = Number(text('current') || 0) + 1;
       const current = byName.get('current');
       current.max = Math.max(0, Number(text('pages') || 1) - 1);
       const chosen = query();

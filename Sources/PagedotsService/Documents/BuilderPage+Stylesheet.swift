@@ -21,6 +21,7 @@ extension BuilderPage {
     .builder { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 1.5rem; align-items: start; }
     @media (max-width: 50rem) { .builder { grid-template-columns: 1fr; } }
     fieldset { border: 1px solid var(--line); border-radius: 10px; margin: 0 0 .8rem; padding: .4rem .8rem .6rem; display: grid; grid-template-columns: repeat(auto-fill, minmax(9.5rem, 1fr)); gap: .5rem .8rem; }
+    fieldset[hidden] { display: none; }
     legend { font-weight: 600; padding: 0 .3rem; }
     .field { display: flex; flex-direction: column; gap: .1rem; min-width: 0; }
     .field[hidden] { display: none; }
@@ -36,6 +37,8 @@ extension BuilderPage {
     .preview.light { color: #6e6e73; background: #fff conic-gradient(#eee 25%, #fff 0 50%, #eee 0 75%, #fff 0) 0 0 / 16px 16px; border: 1px solid var(--line); }
     .preview.dark { color: #98989d; background: #000; }
     #size { margin: 0; color: var(--muted); }
+    .note { font-size: 12px; color: var(--muted); border-left: 3px solid var(--accent); padding: 0 .6rem; }
+    .note p { margin: .2rem 0; }
     #error { margin: 0; padding: .6rem .8rem; border-radius: 8px; background: #ff3b3020; border: 1px solid #ff3b30; font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; }
     .output { display: flex; flex-direction: column; gap: .2rem; }
     .output .head { display: flex; justify-content: space-between; align-items: end; }

@@ -3,7 +3,8 @@ import PagedotsCore
 
 /// The HTML page served at `/`: a gallery of the styles (live images from
 /// this service) and a builder whose controls are made from the parameter
-/// table, with live previews in the light and the dark theme, and the URL,
+/// table, with live previews in the light and the dark theme (animated for
+/// GIF and APNG), and the URL,
 /// `<img>`, `<picture>`, GitHub README and `theme=auto` SVG snippets to copy. One self-contained document, made once at start-up: its only
 /// script and style are inline, allowed by their hashes in the
 /// `Content-Security-Policy`, and everything else it loads is same-origin.
@@ -80,6 +81,7 @@ enum BuilderPage {
         <p id="error" role="alert" hidden></p>
         \(output("url", "URL", rows: 3, hint: "the image itself; add it to any <img> or CSS"))
         \(output("img-snippet", "<img> for email", rows: 4, hint: "width and height in CSS pixels, so a 2x image shows at its size in Outlook"))
+        \(animationNote)
         \(output("picture-snippet", "<picture> for the web: light and dark", rows: 8, hint: "the dark image where the viewer's colour scheme is dark; clients that do not know prefers-color-scheme show the <img>"))
         \(output("github-snippet", "GitHub README: light and dark", rows: 7, hint: "GitHub shows the #gh-light-mode-only image in its light theme and the #gh-dark-mode-only one in its dark theme"))
         \(output("auto-url", "SVG that follows the colour scheme", rows: 3, hint: "theme=auto: one SVG that switches to the dark colours itself (not for email: Gmail and Outlook show no SVG)"))
@@ -91,6 +93,23 @@ enum BuilderPage {
         </body>
         </html>
 
+        """
+    }
+
+    /// Beside the `<img>` snippet while an animated format is chosen (the
+    /// script shows it for the formats in `data-formats`): what email
+    /// clients that do not play it show, and how to keep in step with a
+    /// carousel GIF (docs/animation.md).
+    static var animationNote: String {
+        let formats = ImageFormat.allCases.filter(\.isAnimated).map(\.rawValue).joined(separator: " ")
+        return """
+        <div id="animation-note" class="note" data-formats="\(formats)" hidden>\
+        <p>Outlook for Windows shows only the first frame: the still image of page <span data-page></span>, \
+        so the indicator is right there too. APNG plays in fewer clients than GIF: Gmail on the web and on Android \
+        show its first frame.</p>\
+        <p>In step with a carousel GIF: the same number of pages, <code>dwell</code> = the carousel's time per slide \
+        (ms), and <code>current</code> = the slide it starts on. Both start when the email opens, and every cycle \
+        lasts pages × dwell.</p></div>
         """
     }
 

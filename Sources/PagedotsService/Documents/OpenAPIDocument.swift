@@ -50,7 +50,7 @@ enum OpenAPIDocument {
             "info": [
                 "title": "pagedots",
                 "version": .string(pagedotsVersion),
-                "summary": "Page indicators (the dots under a carousel) as PNG or SVG images, from URL parameters.",
+                "summary": "Page indicators (the dots under a carousel) as PNG or SVG images, or animated as GIF or APNG, from URL parameters.",
                 "description": .string(infoDescription),
             ],
             "paths": .object(paths),
@@ -59,8 +59,14 @@ enum OpenAPIDocument {
     }
 
     private static let infoDescription = """
-        Every image URL takes the same query parameters; the path may fix the format (`.png`, `.svg`) \
-        and the scale (`@2x`). Unknown query parameters are ignored and listed in `X-Ignored-Parameters`. \
+        Every image URL takes the same query parameters; the path may fix the format (`.png`, `.svg`, \
+        `.gif`, `.apng`) and the scale (`@2x`). `format=gif` and `format=apng` draw the indicator animated, \
+        as a carousel GIF of `pages` slides of `dwell` ms each: from `current` through every page and back \
+        to `current`, one cycle lasting exactly pages × dwell ms, played `loop` times (0: forever). The \
+        first frame is the still image (the PNG; for a GIF, over `matte` where the PNG is partly \
+        transparent), so a client that shows only the first frame shows a correct indicator. An APNG is \
+        served as `image/png`. `dwell`, `transition`, `effect`, `loop`, `fps` and `matte` are validated \
+        and have no effect on a still image; `theme=auto` is for SVG only. Unknown query parameters are ignored and listed in `X-Ignored-Parameters`. \
         A known parameter given twice, a value out of range, or a combination that cannot be drawn is a \
         `400` whose one-line plain-text body names the parameter. When the service runs with a signing \
         key, image URLs must end with `&sig=`, the unpadded base64url HMAC-SHA256 of the query before it; \
@@ -136,7 +142,7 @@ enum OpenAPIDocument {
                         "Vary": ref("headers", "Vary"), "Content-Encoding": ref("headers", "Content-Encoding"),
                     ],
                 ],
-                "BadParameter": refusal("A parameter or a combination that cannot be drawn (e.g. `current: must be an integer from 0 to 4 (pages=5); got \"5\"`), or an image over 4096 pixels on a side or 4,194,304 in all."),
+                "BadParameter": refusal("A parameter or a combination that cannot be drawn (e.g. `current: must be an integer from 0 to 4 (pages=5); got \"5\"`; `theme=auto` with a raster format), an image over 4096 pixels on a side or 4,194,304 in all, or an animation of more than 2000 frames or 33,554,432 pixels over all frames (the line says what to lower)."),
                 "Forbidden": refusal("Only when the service runs with a signing key: `sig` is missing, malformed or wrong."),
                 "URITooLong": refusal("The request line is longer than 8192 bytes; the connection is closed."),
                 "TooManyNewImages": refusal(
@@ -215,9 +221,25 @@ struct ImagePath {
     }
 
     private var summary: String {
-        let formatText = format.map { "always \($0.rawValue.uppercased())" } ?? "PNG unless `format` says otherwise"
+        let formatText = switch format {
+        case nil: "PNG unless `format` says otherwise (`svg`, or animated: `gif`, `apng`)"
+        case .apng: "always an animated PNG (APNG), served as `image/png`"
+        case let format?: "always " + (format.isAnimated ? "an animated " : "") + format.rawValue.uppercased()
+        }
         let scaleText = scaled ? "; the scale from the path" : ""
         return "A page indicator image: \(formatText)\(scaleText)."
+    }
+
+    /// The `200`'s prose: what an animated answer holds, where the path allows one.
+    private func okDescription(_ formats: [ImageFormat]) -> String {
+        var text = "The image. The same query always draws the same bytes."
+        if formats.contains(where: \.isAnimated) {
+            text += " An animation's frame delays add up to pages × dwell ms per cycle, and its first frame is the still image."
+        }
+        if formats.contains(.apng) {
+            text += " An APNG is `image/png`: a client that does not animate it shows that first frame."
+        }
+        return text
     }
 
     private func operation(method: String, summary: String) -> JSONValue {
@@ -228,7 +250,7 @@ struct ImagePath {
         }.map(\.element)
         var responses: [(key: String, value: JSONValue)] = [
             ("200", [
-                "description": "The image. The same query always draws the same bytes.",
+                "description": .string(okDescription(formats)),
                 "headers": [
                     "ETag": OpenAPIDocument.ref("headers", "ETag"),
                     "Cache-Control": OpenAPIDocument.ref("headers", "Cache-Control"),

@@ -50,18 +50,30 @@ public final class ImageMaker {
     /// An animated spec's file as `encode` writes it, given the canvas in
     /// pixels, the number of frames of the spec's timeline, and each frame's
     /// pixels and delay, drawn when the encoder asks for it (again on a
-    /// later pass, rather than holding every frame's pixels).
+    /// later pass, rather than holding every frame's pixels). A frame asked
+    /// for right after the one before it is drawn over that one's pixels,
+    /// repainting only where their drawings differ (docs/gif.md, "Drawing the frames").
     private func animation(
         for spec: IndicatorSpec,
         encode: (_ width: Int, _ height: Int, _ frameCount: Int, _ frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int)) -> [UInt8]
     ) -> [UInt8] {
         let timeline = AnimationTimeline(spec: spec)
         let frames = timeline.frames()
-        // The last frame drawn, kept for the encoder's next question (often about the same frame).
-        var last = (index: 0, image: renderer.render(timeline.drawing(of: frames[0]), scale: spec.scale))
+        let firstDrawing = timeline.drawing(of: frames[0])
+        // The last frame drawn, kept for the encoder's next question (often about the same frame or the next).
+        var last = (index: 0, drawing: firstDrawing, image: renderer.render(firstDrawing, scale: spec.scale))
         func frame(at index: Int) -> (pixels: [UInt8], delayMilliseconds: Int) {
             if last.index != index {
-                last = (index, renderer.render(timeline.drawing(of: frames[index]), scale: spec.scale))
+                let drawing = timeline.drawing(of: frames[index])
+                if index == last.index + 1 {
+                    if let changed = drawing.changedBounds(since: last.drawing) {
+                        renderer.render(drawing, scale: spec.scale, over: &last.image, changed: changed)
+                    }
+                } else {
+                    last.image = renderer.render(drawing, scale: spec.scale)
+                }
+                last.index = index
+                last.drawing = drawing
             }
             return (last.image.pixels, frames[index].delay)
         }
