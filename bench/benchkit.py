@@ -1,13 +1,17 @@
 """What the Python benchmarks under bench/ share: the release binary started
-on a loopback port, its memory and metrics, wrk, and APNG files decoded
-frame by frame as the APNG specification composites them."""
+on a loopback port, its memory and metrics, wrk, paced clients that time
+each request (bench/fairness, bench/flood), and APNG files decoded frame by
+frame as the APNG specification composites them."""
 
+import multiprocessing
 import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
+import tempfile
 import time
 import zlib
 
@@ -29,13 +33,14 @@ def require(tool, package):
 
 
 class Server:
-    """`pagedots serve` on 127.0.0.1 and `port` (default: $PD_PORT, else a free
-    one), killed after `limit` seconds at the latest."""
+    """`pagedots serve` (of `binary`) on 127.0.0.1 and `port` (default: $PD_PORT,
+    else a free one; or the `--port` among `arguments`), killed after `limit`
+    seconds at the latest."""
 
-    def __init__(self, *arguments, limit=600, port=None):
+    def __init__(self, *arguments, limit=600, binary=BINARY, port=None):
         port = port if port is not None else int(os.environ.get("PD_PORT", "0"))
         self.process = subprocess.Popen(
-            ["timeout", "-s", "KILL", str(limit), BINARY, "serve", "--host", "127.0.0.1", "--port", str(port), *arguments],
+            ["timeout", "-s", "KILL", str(limit), binary, "serve", "--host", "127.0.0.1", "--port", str(port), *arguments],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         line = self.process.stderr.readline()
         match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
@@ -265,3 +270,84 @@ def raw_frames(rgba_path, delays_path, width, height):
     for n, ms in enumerate(delays):
         _merge(frames, _visible(data[n * width * height * 4:(n + 1) * width * height * 4].reshape(height, width, 4)), ms)
     return frames
+
+
+def read_response(sock, buffer):
+    """Reads one response from `sock` (Content-Length framed); returns (status, rest of buffer)."""
+    while b"\r\n\r\n" not in buffer:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("closed")
+        buffer += chunk
+    head, _, buffer = buffer.partition(b"\r\n\r\n")
+    length = 0
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value)
+    while len(buffer) < length:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("closed")
+        buffer += chunk
+    return int(head.split(b" ")[1]), buffer[length:]
+
+
+def paced(port, seconds, gap, target, results):
+    """One keep-alive connection sending `target(n)` every `gap` seconds on a
+    fixed schedule (a late request goes at once, the schedule is kept);
+    puts (latencies in ms, statuses) in `results`."""
+    sock = socket.create_connection(("127.0.0.1", port))
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    latencies, statuses, buffer = [], {}, b""
+    start = time.perf_counter()
+    count = int(seconds / gap)
+    for n in range(count):
+        delay = start + n * gap - time.perf_counter()
+        if delay > 0:
+            time.sleep(delay)
+        sent = time.perf_counter()
+        sock.sendall(target(n))
+        status, buffer = read_response(sock, buffer)
+        latencies.append((time.perf_counter() - sent) * 1000)
+        statuses[status] = statuses.get(status, 0) + 1
+    sock.close()
+    results.put((latencies, statuses))
+
+
+def start_paced(port, seconds, gap, target):
+    results = multiprocessing.Queue()
+    process = multiprocessing.Process(target=paced, args=(port, seconds, gap, target, results))
+    process.start()
+    return process, results
+
+
+def finish(started):
+    process, results = started
+    latencies, statuses = results.get()
+    process.join()
+    return latencies, statuses
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * p / 100))]
+
+
+def describe(name, latencies, statuses):
+    total = sum(statuses.values())
+    ok = statuses.get(200, 0)
+    return (f"{name:36} {total:5} requests, {100 * ok / total:6.2f} % 200 ({statuses}), "
+            f"p50 {percentile(latencies, 50):7.3f} ms, p99 {percentile(latencies, 99):7.3f} ms")
+
+
+def lua_file(text):
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+        script.write(text)
+    return script.name
+
+
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2

@@ -78,15 +78,21 @@ struct ScrollLayout: RowLayout {
             guard index >= 0, index < row.shown else { return 0 }
             return shrinkFactor(at: index, firstPage: firstPage, isCurrent: page == current)
         }
+        /// `page`'s dot as it is at this point of the move: gliding, its size part way.
+        func dot(of page: Int) -> Rect {
+            let size = mix(factor(of: page, firstPage: start, current: move.from),
+                           factor(of: page, firstPage: end, current: move.to), move.progress)
+            return box(at: Double(page) - window, factor: size)
+        }
         let painter = IndicatorPainter(spec: spec)
         var items: [DrawItem] = []
         for page in min(start, end)..<(max(start, end) + row.shown) {
-            let size = mix(factor(of: page, firstPage: start, current: move.from),
-                           factor(of: page, firstPage: end, current: move.to), move.progress)
-            guard size > 0 else { continue }
-            items.append(painter.inactive(in: transform.rect(box(at: Double(page) - window, factor: size))))
+            let box = dot(of: page)
+            guard box.width > 0 else { continue }
+            items.append(painter.inactive(in: transform.rect(box)))
         }
-        let now = (from: box(at: Double(move.from) - window, factor: 1), to: box(at: Double(move.to) - window, factor: 1))
+        // A fade colours the two dots as they are, shrinking or growing with them.
+        let now = (from: dot(of: move.from), to: dot(of: move.to))
         items += painter.currentMarks(
             from: box(at: Double(move.from - start), factor: 1), to: box(at: Double(move.to - end), factor: 1), inPlace: now,
             during: move, in: transform

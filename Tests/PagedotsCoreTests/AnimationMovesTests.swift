@@ -108,6 +108,25 @@ import Testing
         #expect(roughly(dots.dropFirst().prefix(6).map(\.bounds.midX), after.prefix(6).map { $0 + 8 }))
     }
 
+    @Test func aScrollFadeColoursTheDotsAsTheyShrinkAndGrow() throws {
+        // 2 → 3 moves the window from pages 0…4 to 1…5: page 2 shrinks from
+        // the full size to ⅔ (the edge's second dot), page 3 grows from ⅔.
+        let drawing = try Self.drawing("pages=12&style=scroll&visible=5&effect=fade", from: 2, to: 3, progress: 0.5)
+        guard case .clipped(_, let items) = try #require(drawing.items.first) else {
+            Issue.record("a gliding window is clipped to the row")
+            return
+        }
+        let marks = items.flatMap(\.marks)
+        // Pages 0…5 as inactive dots, then the two fading marks of the current colour.
+        let (dots, fades) = (Array(marks.prefix(6)), Array(marks.suffix(2)))
+        #expect(marks.count == 8)
+        #expect(fades.map(\.color.alpha) == [128, 128])
+        // Each mark covers its dot exactly (no ring of colour around a smaller dot): ⅚ of 8 wide.
+        #expect(fades.map(\.bounds) == [dots[2].bounds, dots[3].bounds])
+        let fiveSixths: Double = 8 * 5 / 6
+        #expect(roughly(fades.map(\.bounds.width), [fiveSixths, fiveSixths]))
+    }
+
     @Test func theTimersFillTravelsToTheNextTrackAndEmpties() throws {
         let drawing = try Self.drawing("pages=3&style=progress", from: 0, to: 1, progress: 0.5, fill: 1)
         let fill = try #require(Self.marks(drawing, in: Self.blue).first)
