@@ -6,7 +6,7 @@ import PagedotsCore
 /// endpoints. Knows HTTP only through the `HTTPServer` types.
 public final class PagedotsService: HTTPHandler {
     private let cache: ImageCache
-    private let renderPool: RenderPool
+    private let renderLanes: RenderLanes
     /// Also counts the lines the access log drops (`ServeCommand`).
     let metrics: Metrics
     private let fixedResponses: [Route: Representations]
@@ -22,18 +22,22 @@ public final class PagedotsService: HTTPHandler {
     public convenience init(configuration: ServiceConfiguration) {
         self.init(
             configuration: configuration,
-            renderPool: RenderPool(threads: configuration.renderThreads, queueLimit: configuration.renderQueueLimit)
+            renderLanes: RenderLanes(
+                threads: configuration.renderThreads,
+                stillQueueLimit: configuration.renderQueueLimit,
+                animationQueueLimit: configuration.animationQueueLimit
+            )
         )
     }
 
-    /// A service drawing on `renderPool` (tests hold its threads to fill its
-    /// queue), its clients' miss rates counted on `missClock` (nanoseconds).
+    /// A service drawing on `renderLanes` (tests hold their threads to fill
+    /// their queues), its clients' miss rates counted on `missClock` (nanoseconds).
     init(
-        configuration: ServiceConfiguration, renderPool: RenderPool,
+        configuration: ServiceConfiguration, renderLanes: RenderLanes,
         missClock: @escaping @Sendable () -> Int64 = MissRateLimiter.monotonicNanoseconds
     ) {
         cache = ImageCache(capacity: configuration.cacheBytes)
-        self.renderPool = renderPool
+        self.renderLanes = renderLanes
         metrics = Metrics(version: configuration.version)
         signer = configuration.signer
         missLimiter = configuration.clientMissRate > 0
@@ -90,7 +94,7 @@ public final class PagedotsService: HTTPHandler {
     /// now, in the coding the request prefers.
     private func fixedResponse(_ route: Route, for request: HTTPRequest) -> PreparedResponse {
         if let responses = fixedResponses[route] { return responses.response(to: request) }
-        let text = metrics.exposition(cache: cache.usage, renderQueueDepth: renderPool.queueDepth)
+        let text = metrics.exposition(cache: cache.usage, renderQueueDepth: renderLanes.queueDepth)
         let response = Self.text(text, route: .metrics, contentType: "text/plain; version=0.0.4; charset=utf-8")
         return Representations.Variant(response, coding: ContentCoding.negotiate(for: request), varies: true, entityTag: nil).ok
     }
@@ -165,7 +169,8 @@ public final class PagedotsService: HTTPHandler {
             return .miss
         case .mustRender:
             let spec = parsed.spec
-            let accepted = renderPool.submit { [cache, metrics] maker in
+            // An animation waits in a lane of its own, so that a flood of them cannot starve the stills.
+            let accepted = renderLanes.submit(spec.format.isAnimated ? .animation : .still) { [cache, metrics] maker in
                 let start = monotonicSeconds()
                 let image = CachedImage(image: maker.makeImage(for: spec))
                 metrics.recordRender(seconds: monotonicSeconds() - start)

@@ -3,13 +3,25 @@ import PagedotsPNG
 import PagedotsRender
 import PagedotsService
 
-/// A query string from a URL or a bare query: what follows the first `?`.
-func queryPart(_ line: Substring) -> Substring {
-    line.firstIndex(of: "?").map { line[line.index(after: $0)...] } ?? line
-}
-
-func parseSpec(_ query: Substring) throws(ParameterError) -> IndicatorSpec {
-    try IndicatorQuery.parse(query: queryPart(query)).spec
+/// The spec of a URL (`http://host/indicator@2x.gif?…`, `/indicator@2x.gif?…`)
+/// or of a bare query, with the path's scale and format as the server takes
+/// them; `format`, when given, in place of the path's.
+func parseSpec(_ line: Substring, format: ImageFormat? = nil) throws(ParameterError) -> IndicatorSpec {
+    let question = line.firstIndex(of: "?")
+    let query = question.map { line[line.index(after: $0)...] } ?? line
+    var path = question.map { line[..<$0] } ?? ""
+    if let scheme = path.firstRange(of: "://") {
+        path = path[scheme.upperBound...].drop(while: { $0 != "/" })
+    }
+    var options = PathOptions()
+    if !path.isEmpty {
+        guard let fixed = try IndicatorQuery.pathOptions(forPath: path) else { fail("not an image path: \(line)") }
+        options = fixed
+    }
+    if let format {
+        options.format = format
+    }
+    return try IndicatorQuery.parse(query: query, options: options).spec
 }
 
 /// `encode QUERIES OUTDIR`: per query, pagedots' encoder against Cairo's

@@ -8,12 +8,12 @@ let usage = """
            pagedots-bench render QUERY...              µs per image, render + encode (ImageMaker)
            pagedots-bench render-unique QUERY          the same, every image a new one (QUERY&color= counted up)
            pagedots-bench frames QUERY OUTDIR          an animation's frames as OUTDIR/frame-NNN.png, delays on stdout
-           pagedots-bench gif-samples OUTDIR           the GIF encoder on test animations: writes them, times them
-           pagedots-bench apng-samples OUTDIR          sample animations as APNG files, with encode and draw times
-    QUERIES_FILE: one query (or URL) a line; blank lines and lines starting with # are skipped.
-    Env: RUNS (timed runs, median taken; default 5), RUN_MS (ms per timed run; default 60),
-         SAMPLES (gif-samples: only the samples whose names contain it),
-         CLOCK=wall to time wall-clock instead of the thread's CPU time.
+           pagedots-bench animation-samples URLS_FILE OUTDIR
+                                                       each URL's animation as GIF and APNG, its frames, times
+    QUERY: a query, or a URL or path and query (/indicator@2x.gif?pages=5: the path's scale and format count).
+    QUERIES_FILE, URLS_FILE: one a line; blank lines and lines starting with # are skipped.
+    Env: RUNS (timed runs, median taken; default 5; animation-samples: 0 times nothing),
+         RUN_MS (ms per timed run; default 60), CLOCK=wall to time wall-clock instead of the thread's CPU time.
     """
 
 func fail(_ message: String) -> Never {
@@ -32,8 +32,8 @@ func writeFile(_ path: String, _ bytes: [UInt8]) throws(FileError) {
     guard fwrite(bytes, 1, bytes.count, file) == bytes.count else { throw FileError(path: path) }
 }
 
-/// Lines of a text file.
-func readLines(_ path: String) throws(FileError) -> [Substring] {
+/// The lines of a text file that are not blank or comments (starting with `#`), trimmed at the start.
+func readQueries(_ path: String) throws(FileError) -> [Substring] {
     guard let file = fopen(path, "rb") else { throw FileError(path: path) }
     defer { fclose(file) }
     var bytes: [UInt8] = []
@@ -44,6 +44,7 @@ func readLines(_ path: String) throws(FileError) -> [Substring] {
         bytes += buffer[..<count]
     }
     return String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        .map { $0.trimmingPrefix(while: \.isWhitespace) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
 }
 
 struct FileError: Error, CustomStringConvertible {
@@ -64,19 +65,18 @@ let stopwatch = Stopwatch(
 do {
     switch arguments.first {
     case "encode" where arguments.count == 3:
-        let lines = try readLines(String(arguments.dropFirst().first ?? ""))
-        let queries = lines.map { $0.trimmingPrefix(while: \.isWhitespace) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
-        try benchmarkEncoding(queries: queries.map { Substring($0) }, outputDirectory: String(arguments.last ?? "."), stopwatch: stopwatch)
+        try benchmarkEncoding(queries: readQueries(String(arguments.dropFirst().first ?? "")), outputDirectory: String(arguments.last ?? "."), stopwatch: stopwatch)
     case "render" where arguments.count >= 2:
         benchmarkRendering(queries: arguments.dropFirst().map { Substring($0) }, stopwatch: stopwatch)
-    case "apng-samples" where arguments.count == 2:
-        try benchmarkAnimations(outputDirectory: String(arguments.last ?? "."), stopwatch: stopwatch)
     case "render-unique" where arguments.count == 2:
         try benchmarkRenderingUnique(query: Substring(arguments.last ?? ""), stopwatch: stopwatch)
     case "frames" where arguments.count == 3:
         try writeAnimationFrames(query: Substring(arguments.dropFirst().first ?? ""), outputDirectory: String(arguments.last ?? "."))
-    case "gif-samples" where arguments.count == 2:
-        try benchmarkGIFSamples(outputDirectory: String(arguments.last ?? "."), only: getenv("SAMPLES").map { String(cString: $0) }, stopwatch: stopwatch)
+    case "animation-samples" where arguments.count == 3:
+        try benchmarkAnimationSamples(
+            urls: readQueries(String(arguments.dropFirst().first ?? "")), outputDirectory: String(arguments.last ?? "."),
+            stopwatch: environmentInt("RUNS", default: 5) == 0 ? nil : stopwatch
+        )
     default:
         fail(usage)
     }

@@ -43,9 +43,10 @@ import TestSupport
         #expect(response.header("cache-control") == "public, max-age=31536000, immutable")
         let tag = try #require(response.header("etag"))
         #expect(tag.hasPrefix("\"") && !tag.hasPrefix("W/"))
-        #expect(response.body == (try ServiceIntegrationTests().rendered(target)))
+        // Asked before drawing the image in process here: that can outlast the idle timeout.
         client.request(target, headers: ["If-None-Match: \(tag)"])
         #expect(try client.readResponse().status == 304)
+        #expect(response.body == (try ServiceIntegrationTests().rendered(target)))
     }
 
     @Test func theGIFPlaysTheTimelineOverTheMatteAndStartsOnTheStill() throws {

@@ -19,13 +19,13 @@ import TestSupport
 
     /// A service with `configuration` (a miss rate of 1 a second, a burst of
     /// 2, unless changed) on a clock the test moves.
-    static func service(_ change: (inout ServiceConfiguration) -> Void = { _ in }, pool: RenderPool? = nil) -> (PagedotsService, ManualClock) {
+    static func service(_ change: (inout ServiceConfiguration) -> Void = { _ in }, lanes: RenderLanes? = nil) -> (PagedotsService, ManualClock) {
         var configuration = ServiceConfiguration()
         configuration.clientMissRate = 1
         change(&configuration)
         let clock = ManualClock()
         let service = PagedotsService(
-            configuration: configuration, renderPool: pool ?? RenderPool(threads: 1, queueLimit: 256), missClock: clock.read
+            configuration: configuration, renderLanes: lanes ?? RenderLanes(threads: 1, stillQueueLimit: 256, animationQueueLimit: 32), missClock: clock.read
         )
         return (service, clock)
     }
@@ -82,11 +82,11 @@ import TestSupport
 
     @Test("Joining a render in progress takes no token")
     func joiningTakesNoToken() {
-        let pool = RenderPool(threads: 1, queueLimit: 8)
-        let (service, _) = Self.service(pool: pool)
+        let lanes = RenderLanes(threads: 1, stillQueueLimit: 8, animationQueueLimit: 1)
+        let (service, _) = Self.service(lanes: lanes)
         let answers = RecordedAnswers()
         // Hold the only render thread, so that the first miss stays in progress.
-        let release = pool.holdThread()
+        let release = lanes.stills.holdThread()
         service.handle(Self.request("pages=6", from: Self.alice), responder: answers.responder("drawn"))
         for index in 0..<5 {
             service.handle(Self.request("pages=6&copy=\(index)", from: Self.alice), responder: answers.responder("joined"))

@@ -12,8 +12,8 @@ private func imageRequest(_ query: String) -> HTTPRequest {
 @Suite struct HostileRenderQueueTests {
     @Test("With the render thread busy and the queue full, a new miss is 503 at once; hits and joins are still served")
     func fullQueueRefusesMissesAndServesHits() {
-        let pool = RenderPool(threads: 1, queueLimit: 1)
-        let service = PagedotsService(configuration: ServiceConfiguration(), renderPool: pool)
+        let lanes = RenderLanes(threads: 1, stillQueueLimit: 1, animationQueueLimit: 1)
+        let service = PagedotsService(configuration: ServiceConfiguration(), renderLanes: lanes)
         let answers = RecordedAnswers()
 
         // An image in the cache before the renderer is saturated.
@@ -21,13 +21,13 @@ private func imageRequest(_ query: String) -> HTTPRequest {
         answers.waitFor(1)
         #expect(answers.statuses("cached") == [200])
 
-        // Hold the only render thread.
-        let release = pool.holdThread()
+        // Hold the only still render thread.
+        let release = lanes.stills.holdThread()
 
         // One miss fills the queue (limit 1); a second request for it joins the render.
         service.handle(imageRequest("pages=4"), responder: answers.responder("queued"))
         service.handle(imageRequest("pages=4&utm_source=mail"), responder: answers.responder("joined"))
-        #expect(pool.queueDepth == 1)
+        #expect(lanes.queueDepth == 1)
         #expect(answers.statuses("queued").isEmpty && answers.statuses("joined").isEmpty)
 
         // Another miss is refused before `handle` returns: no queue grows.
@@ -35,7 +35,7 @@ private func imageRequest(_ query: String) -> HTTPRequest {
         #expect(answers.statuses("refused") == [503])
         #expect(answers.head("refused").contains("\r\nRetry-After: 1\r\n"))
         #expect(answers.head("refused").contains("\r\nCache-Control: no-store\r\n"))
-        #expect(pool.queueDepth == 1)
+        #expect(lanes.queueDepth == 1)
 
         // A hit is answered at once while the renderer is saturated.
         service.handle(imageRequest("current=0&pages=3"), responder: answers.responder("hit"))
@@ -51,5 +51,32 @@ private func imageRequest(_ query: String) -> HTTPRequest {
         service.handle(imageRequest("pages=5"), responder: answers.responder("refused"))
         answers.waitFor(1)
         #expect(answers.statuses("refused") == [503, 200])
+    }
+
+    @Test("With the animation queue full, an animation miss is 503 at once while a still miss is still drawn")
+    func fullAnimationQueueLeavesStills() {
+        let lanes = RenderLanes(threads: 1, stillQueueLimit: 1, animationQueueLimit: 1)
+        let service = PagedotsService(configuration: ServiceConfiguration(), renderLanes: lanes)
+        let answers = RecordedAnswers()
+        let release = lanes.animations.holdThread()
+
+        // One animation fills its queue (limit 1); another, GIF or APNG, is refused.
+        service.handle(imageRequest("pages=3&format=gif"), responder: answers.responder("animation"))
+        service.handle(imageRequest("pages=4&format=apng"), responder: answers.responder("refused"))
+        service.handle(imageRequest("pages=4&format=gif"), responder: answers.responder("refused"))
+        answers.waitFor(2)  // both refusals were delivered before `handle` returned
+        #expect(answers.statuses("refused") == [503, 503])
+        #expect(answers.head("refused").contains("\r\nRetry-After: 1\r\n"))
+        #expect(lanes.queueDepth == 1)
+
+        // A still miss has threads of its own: it is drawn while the animations wait.
+        service.handle(imageRequest("pages=4"), responder: answers.responder("still"))
+        answers.waitFor(1)
+        #expect(answers.statuses("still") == [200])
+        #expect(answers.statuses("animation").isEmpty)
+
+        release.signal()
+        answers.waitFor(1)
+        #expect(answers.statuses("animation") == [200])
     }
 }

@@ -173,14 +173,14 @@ import TestSupport
         let first = try client.readResponse()
         let second = try client.readResponse()
         let third = try client.readResponse()
-        #expect(first.body == (try rendered("pages=2")))
-        #expect(second.text == "ok\n")
-        #expect(third.body == (try rendered("pages=3")))
-
         client.request("/healthz", headers: ["Connection: close"])
         let last = try client.readResponse()
         #expect(last.header("connection") == "close")
         #expect(client.readUntilClosed())
+        // Drawn in process after the exchange, which they could otherwise hold past the idle timeout.
+        #expect(first.body == (try rendered("pages=2")))
+        #expect(second.text == "ok\n")
+        #expect(third.body == (try rendered("pages=3")))
     }
 
     @Test func concurrentIdenticalMissesAreDrawnOnce() throws {

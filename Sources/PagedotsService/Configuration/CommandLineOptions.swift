@@ -32,14 +32,14 @@ public struct CommandLineOption: Sendable {
             integer(value, in: 0...1_048_576).map { config.cacheBytes = $0 << 20 }.failure("must be an integer from 0 to 1048576")
         },
         CommandLineOption(flag: "--threads", environment: "PAGEDOTS_THREADS", valueName: "N",
-                          help: "event-loop threads and render threads, each (default: one per core)") { config, value in
+                          help: "event-loop threads and still-image render threads, each, and one fewer (at least 1) for animations (default: one per core)") { config, value in
             integer(value, in: 1...256).map {
                 config.server.eventLoops = $0
                 config.renderThreads = $0
             }.failure("must be an integer from 1 to 256")
         },
         CommandLineOption(flag: "--render-queue", environment: "PAGEDOTS_RENDER_QUEUE", valueName: "N",
-                          help: "cache misses that may wait for a render thread; more get 503 (default 256)") { config, value in
+                          help: "still-image misses that may wait for a render thread, and an eighth as many animations; more get 503 (default 256)") { config, value in
             integer(value, in: 1...1_000_000).map { config.renderQueueLimit = $0 }.failure("must be an integer from 1 to 1000000")
         },
         CommandLineOption(flag: "--max-connections", environment: "PAGEDOTS_MAX_CONNECTIONS", valueName: "N",

@@ -7,10 +7,15 @@ public struct ServiceConfiguration: Sendable {
     public var server = HTTPServerConfiguration()
     /// Budget of the image cache in bytes of stored responses. Default 64 MiB.
     public var cacheBytes: Int = 64 << 20
-    /// Threads that draw and encode images. Default: one per core.
+    /// Threads that draw and encode still images; animations get one fewer
+    /// (at least one), at a lower priority (`RenderLanes`). Default: one per core.
     public var renderThreads: Int = HTTPServerConfiguration.defaultEventLoops
-    /// Cache misses that may wait for a render thread; beyond, `503`. Default 256.
+    /// Still-image misses that may wait for a render thread; beyond, `503`. Default 256.
     public var renderQueueLimit: Int = 256
+    /// Animation misses that may wait for a render thread, in a queue of
+    /// their own: an eighth of `renderQueueLimit` (at least one), since
+    /// each costs as much as tens of still images or more.
+    var animationQueueLimit: Int { max(1, renderQueueLimit / 8) }
     /// When set, image URLs must be signed with this key (docs/operating.md, "Signed URLs"). Default: none.
     public var signer: URLSigner?
     /// New images a second that one client address may cause, on average

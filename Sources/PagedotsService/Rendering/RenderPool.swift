@@ -1,3 +1,4 @@
+import Glibc
 import HTTPServer
 import Synchronization
 
@@ -8,6 +9,10 @@ import Synchronization
 /// While more jobs wait, a thread's responses wake their event loops once
 /// per `jobsPerWakeup` jobs (`DeferredWakeups`), not once each; a thread
 /// that finds no job waiting wakes them before it sleeps.
+///
+/// Its threads may run at a lower priority than the rest of the process
+/// (`niceness`), so that the kernel gives the other threads the CPU first
+/// (`RenderLanes`: animations beside stills).
 final class RenderPool: Sendable {
     /// Jobs a thread runs, while others wait, before it wakes the loops it
     /// answered for: the most a response waits for others to join it.
@@ -40,12 +45,17 @@ final class RenderPool: Sendable {
     private let limit: Int
     private let available: Semaphore
 
-    /// Starts `threads` render threads; at most `queueLimit` jobs wait.
-    init(threads: Int, queueLimit: Int) {
+    /// Starts `threads` render threads, each `niceness` nice steps below the
+    /// process's priority (0: the same; Linux gives each thread its own nice
+    /// value); at most `queueLimit` jobs wait.
+    init(threads: Int, queueLimit: Int, niceness: Int32 = 0) {
         limit = queueLimit
         available = Semaphore()
         for _ in 0..<max(1, threads) {
-            let started = DetachedThread.start { [self] in work() }
+            let started = DetachedThread.start { [self] in
+                if niceness > 0 { Self.lowerPriority(by: niceness) }
+                work()
+            }
             // Only at start-up, never from a request: without its threads the service cannot work.
             precondition(started, "cannot start a render thread")
         }
@@ -63,6 +73,16 @@ final class RenderPool: Sendable {
         }
         if accepted { available.signal() }
         return accepted
+    }
+
+    /// Lowers the calling thread's priority by `steps` nice steps (to 19 at
+    /// most). Raising one's nice value is always allowed; should it fail,
+    /// the thread runs at the process's priority, which is only less fair.
+    private static func lowerPriority(by steps: Int32) {
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        // `who` 0 is the calling thread: on Linux the nice value is per thread.
+        let current = getpriority(which, 0)
+        _ = setpriority(which, 0, min(19, current + steps))
     }
 
     private func work() -> Never {
