@@ -35,7 +35,7 @@ final class CachedImage: Sendable {
             HTTPResponse(
                 status: 200,
                 headers: [HTTPHeaderField("Content-Type", image.contentType), Self.cacheControl],
-                body: image.bytes,
+                body: image.bytes.withExactCapacity(),
                 label: Route.indicator.rawValue
             ),
             validated: true,
