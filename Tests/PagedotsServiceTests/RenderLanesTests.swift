@@ -17,7 +17,7 @@ import Testing
         let started = Semaphore()
         let gate = Semaphore()
         let finished = Semaphore()
-        let animationThreads = threads
+        let animationThreads = max(1, threads - 1)
         for _ in 0..<animationThreads {
             #expect(lanes.submit(.animation) { _ in
                 started.signal()

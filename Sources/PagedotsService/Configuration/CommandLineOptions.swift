@@ -32,7 +32,7 @@ public struct CommandLineOption: Sendable {
             integer(value, in: 0...1_048_576).map { config.cacheBytes = $0 << 20 }.failure("must be an integer from 0 to 1048576")
         },
         CommandLineOption(flag: "--threads", environment: "PAGEDOTS_THREADS", valueName: "N",
-                          help: "event-loop threads and still-image render threads, each, and as many for animations, at a lower priority (default: one per core)") { config, value in
+                          help: "event-loop threads and still-image render threads, each, and one fewer (at least 1) for animations (default: one per core)") { config, value in
             integer(value, in: 1...256).map {
                 config.server.eventLoops = $0
                 config.renderThreads = $0

@@ -7,8 +7,8 @@ public struct ServiceConfiguration: Sendable {
     public var server = HTTPServerConfiguration()
     /// Budget of the image cache in bytes of stored responses. Default 64 MiB.
     public var cacheBytes: Int = 64 << 20
-    /// Threads that draw and encode still images; animations get as many
-    /// of their own, at a lower priority (`RenderLanes`). Default: one per core.
+    /// Threads that draw and encode still images; animations get one fewer
+    /// (at least one), at a lower priority (`RenderLanes`). Default: one per core.
     public var renderThreads: Int = HTTPServerConfiguration.defaultEventLoops
     /// Still-image misses that may wait for a render thread; beyond, `503`. Default 256.
     public var renderQueueLimit: Int = 256

@@ -7,7 +7,7 @@
 ///
 /// - a still never waits in a queue behind an animation, nor for a thread
 ///   that draws one: the stills have `threads` threads to themselves;
-/// - the animations have as many threads of their own, each running
+/// - the animations have `threads − 1` (at least one), each running
 ///   `animationNiceness` nice steps below the process, so that the kernel
 ///   gives the CPU to the still threads and the event loops first, and to
 ///   animations what is left: on cores they share, an animation slows a
@@ -31,11 +31,11 @@ final class RenderLanes: Sendable {
     let animations: RenderPool
 
     /// `threads` threads for stills (at least one) with at most
-    /// `stillQueueLimit` waiting, and as many for
+    /// `stillQueueLimit` waiting, and `threads − 1` (at least one) for
     /// animations with at most `animationQueueLimit` waiting.
     init(threads: Int, stillQueueLimit: Int, animationQueueLimit: Int) {
         stills = RenderPool(threads: threads, queueLimit: stillQueueLimit)
-        animations = RenderPool(threads: threads, queueLimit: animationQueueLimit, niceness: Self.animationNiceness)
+        animations = RenderPool(threads: max(1, threads - 1), queueLimit: animationQueueLimit, niceness: Self.animationNiceness)
     }
 
     /// Jobs waiting for a thread now, in both lanes.
