@@ -9,8 +9,10 @@ for each attack
   - slowloris (-H): 1,000 connections, 50 a second, each sending its
     request head a header line a second, forever,
   - slow body (-B): the same with a POST whose body comes a line a second,
-  - slow read (-X): ten pipelined requests for a 234 KB SVG each (more than
-    the socket buffers of both ends hold: 4 MiB on loopback), read 1 KB a
+  - slow read (-X): ten pipelined requests for a 235 KB SVG each (1000
+    outlined hearts: more than the socket buffers of both ends hold on
+    loopback; the solid hearts, 143 KB since the SVG is written lean, are
+    not enough), read 1 KB a
     second through a receive window of at most 16 bytes, 200 connections,
     10 a second (slowhttptest sees the server's reset only once it has read
     what its socket still holds),
@@ -37,7 +39,7 @@ import urllib.request
 BINARY, PORT, OUT = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 BASE = f"http://127.0.0.1:{PORT}"
 NORMAL = "/indicator?pages=5&current=2"
-BIG = "/indicator.svg?pages=1000&shape=heart&size=4&spacing=0"
+BIG = "/indicator.svg?pages=1000&shape=heart&size=4&spacing=0&fill=outline&stroke=0.5"
 HEADER_TIMEOUT, SEND_TIMEOUT = 2, 3
 ATTACK_SECONDS = 30
 results = []
