@@ -37,10 +37,10 @@ struct IndicatorPainter {
     /// (by default as the current indicator).
     func currentMarks(
         from: Rect, to: Rect, inPlace: (from: Rect, to: Rect)? = nil, during move: Move, in transform: DirectionTransform,
-        paint: ((MovingMark) -> DrawItem?)? = nil
+        paint: ((MovingMark) -> [DrawItem])? = nil
     ) -> [DrawItem] {
-        MovingMark.marks(from: from, to: to, inPlace: inPlace, progress: move.progress, effect: move.effect).compactMap { mark in
-            paint.map { $0(mark) } ?? current(in: transform.rect(mark.box), opacity: mark.opacity)
+        MovingMark.marks(from: from, to: to, inPlace: inPlace, progress: move.progress, effect: move.effect).flatMap { mark in
+            paint.map { $0(mark) } ?? [current(in: transform.rect(mark.box), opacity: mark.opacity)]
         }
     }
 }

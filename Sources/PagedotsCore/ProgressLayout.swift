@@ -41,11 +41,17 @@ struct ProgressLayout: RowLayout {
     /// The track's length passes to the next page while the current
     /// colour, a full track's outline filled as far as the timer got, moves
     /// by the effect to the next track, emptying as it arrives (a fade
-    /// empties nothing: the leaving fill fades out in place).
+    /// empties nothing: the leaving fill fades out in place). The colour
+    /// shows only inside the two tracks as they are at that moment: it
+    /// pours from one into the other and never floats in the gap between.
     func items(during move: Move, in transform: DirectionTransform) -> [DrawItem] {
-        row.movingItems(move, in: transform) { mark in
+        row.movingItems(move, in: transform) { mark, tracks in
             let color = mark.opacity < 1 ? row.spec.color.fading(to: mark.opacity) : row.spec.color
-            return fill(of: mark.box, by: mix(move.fill, 0, mark.arrival), color: color, in: transform)
+            guard let fill = fill(of: mark.box, by: mix(move.fill, 0, mark.arrival), color: color, in: transform) else { return [] }
+            let painter = IndicatorPainter(spec: row.spec)
+            return (tracks.from == tracks.to ? [tracks.from] : [tracks.from, tracks.to]).map { track in
+                .clipped(painter.outline(in: transform.rect(track)), [fill])
+            }
         }
     }
 }

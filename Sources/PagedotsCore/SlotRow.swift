@@ -83,15 +83,19 @@ struct SlotRow {
     /// top, moving by the effect from the leaving page's current indicator
     /// to the reached one's (each as it is at its end of the move; a fade
     /// stays on the two pages' slots as they change), painted by `paint`
-    /// (by default as the current indicator).
-    func movingItems(_ move: Move, in transform: DirectionTransform, paint: ((MovingMark) -> DrawItem?)? = nil) -> [DrawItem] {
+    /// (by default as the current indicator), which is also given the two
+    /// pages' slots as they are at this point of the move.
+    func movingItems(
+        _ move: Move, in transform: DirectionTransform, paint: ((MovingMark, _ slots: (from: Rect, to: Rect)) -> [DrawItem])? = nil
+    ) -> [DrawItem] {
         let painter = IndicatorPainter(spec: spec)
         let passing = slots { page in
             page == move.to ? (page == move.from ? 1 : move.progress) : page == move.from ? 1 - move.progress : 0
         }
         let now = (from: passing[move.from - firstPage].box, to: passing[move.to - firstPage].box)
         let marks = painter.currentMarks(
-            from: currentBox(of: move.from), to: currentBox(of: move.to), inPlace: now, during: move, in: transform, paint: paint
+            from: currentBox(of: move.from), to: currentBox(of: move.to), inPlace: now, during: move, in: transform,
+            paint: paint.map { paint in { mark in paint(mark, now) } }
         )
         return passing.map { painter.inactive(in: transform.rect($0.box)) } + marks
     }
