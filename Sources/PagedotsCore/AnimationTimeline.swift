@@ -37,6 +37,11 @@ public struct AnimationTimeline: Sendable {
     /// are merged, and so are neighbours whose drawings come out equal (a
     /// slow fade whose colours round alike).
     public func frames() -> [AnimationFrame] {
+        drawnFrames().map(\.frame)
+    }
+
+    /// `frames()`, each with its drawing (made once, to merge equal neighbours).
+    public func drawnFrames() -> [(frame: AnimationFrame, drawing: Drawing)] {
         let layout = IndicatorLayout.layout(for: spec)
         var moments: [AnimationFrame] = []
         for offset in 0..<spec.pages {
@@ -44,15 +49,13 @@ public struct AnimationTimeline: Sendable {
                 Self.append(frame, to: &moments)
             }
         }
-        var frames: [AnimationFrame] = []
-        var lastDrawing: Drawing?
+        var frames: [(frame: AnimationFrame, drawing: Drawing)] = []
         for frame in moments {
             let drawing = drawing(of: frame)
-            if drawing == lastDrawing, let last = frames.indices.last {
-                frames[last].delay += frame.delay
+            if drawing == frames.last?.drawing, let last = frames.indices.last {
+                frames[last].frame.delay += frame.delay
             } else {
-                frames.append(frame)
-                lastDrawing = drawing
+                frames.append((frame, drawing))
             }
         }
         return frames

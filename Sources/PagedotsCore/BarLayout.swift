@@ -77,7 +77,7 @@ struct BarLayout: RowLayout {
         let track = Rect(x: p, y: trackStart, width: rowSize.width - 2 * p, height: trackThickness)
         var items: [DrawItem] = [.fill(linePath(transform.rect(track)), spec.inactive)]
         for line in lines {
-            items.append(.fill(linePath(transform.rect(line.box)), line.opacity < 1 ? spec.color.fading(to: line.opacity) : spec.color))
+            items.append(.fill(linePath(transform.rect(line.box)), spec.color.fading(to: line.opacity)))
         }
         for (page, title) in (spec.labels ?? []).prefix(spec.pages).enumerated() where !title.text.isEmpty {
             let box = Rect(x: segmentStart(page), y: labelStart, width: segmentLength, height: labelDepth)

@@ -10,7 +10,7 @@ struct IndicatorPainter {
     /// The current page's indicator: always filled with `color` (made
     /// `opacity` times as opaque, as a cross-fade draws it).
     func current(in rect: Rect, opacity: Double = 1) -> DrawItem {
-        .fill(outline(in: rect), opacity < 1 ? spec.color.fading(to: opacity) : spec.color)
+        .fill(outline(in: rect), spec.color.fading(to: opacity))
     }
 
     /// Another page's indicator in `inactive`: filled, or with `fill=outline`

@@ -2,14 +2,13 @@
 /// `3·size` long in `inactive` (a ring with `fill=outline`), filled from its
 /// start by `progress` in `color`; the start follows the direction, like the
 /// pages (docs/styles.md).
-struct ProgressLayout: RowLayout {
+struct ProgressLayout: SlotRowLayout {
     let row: SlotRow
 
     init(spec: IndicatorSpec) {
         row = SlotRow(spec: spec, currentLength: 3 * spec.size)
     }
 
-    var rowSize: Size { row.rowSize }
 
     func items(in transform: DirectionTransform) -> [DrawItem] {
         let painter = IndicatorPainter(spec: row.spec)
@@ -46,7 +45,7 @@ struct ProgressLayout: RowLayout {
     /// pours from one into the other and never floats in the gap between.
     func items(during move: Move, in transform: DirectionTransform) -> [DrawItem] {
         row.movingItems(move, in: transform) { mark, tracks in
-            let color = mark.opacity < 1 ? row.spec.color.fading(to: mark.opacity) : row.spec.color
+            let color = row.spec.color.fading(to: mark.opacity)
             guard let fill = fill(of: mark.box, by: mix(move.fill, 0, mark.arrival), color: color, in: transform) else { return [] }
             let painter = IndicatorPainter(spec: row.spec)
             return (tracks.from == tracks.to ? [tracks.from] : [tracks.from, tracks.to]).map { track in

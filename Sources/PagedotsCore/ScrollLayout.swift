@@ -1,7 +1,7 @@
 /// `style=scroll`: a window of at most `visible` dots that keeps the current
 /// one centred where it can, so its size does not grow with `pages`; a dot
 /// at an edge of the window with more pages beyond it is shrunk (docs/styles.md).
-struct ScrollLayout: RowLayout {
+struct ScrollLayout: SlotRowLayout {
     let row: SlotRow
 
     /// How much the dots at a window's edge shrink: ⅓ at the edge, ⅔ next to it.
@@ -24,7 +24,6 @@ struct ScrollLayout: RowLayout {
         Self.firstPage(current: page, pages: max(row.spec.pages, 1), shown: row.shown)
     }
 
-    var rowSize: Size { row.rowSize }
 
     func items(in transform: DirectionTransform) -> [DrawItem] {
         row.plainItems(in: transform) { slot in

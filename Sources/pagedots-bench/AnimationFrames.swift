@@ -8,10 +8,8 @@ import PagedotsRender
 /// a few edge pixels one level off a whole drawing; docs/gif.md, "Drawing
 /// the frames").
 func animationFrames(of spec: IndicatorSpec, renderer: RasterRenderer) -> [(image: RGBAImage, delay: Int, moment: Moment)] {
-    let timeline = AnimationTimeline(spec: spec)
     var previous: (drawing: Drawing, image: RGBAImage)?
-    return timeline.frames().map { frame in
-        let drawing = timeline.drawing(of: frame)
+    return AnimationTimeline(spec: spec).drawnFrames().map { frame, drawing in
         var image = previous?.image ?? renderer.render(drawing, scale: spec.scale)
         if let previous, let changed = drawing.changedBounds(since: previous.drawing) {
             renderer.render(drawing, scale: spec.scale, over: &image, changed: changed)

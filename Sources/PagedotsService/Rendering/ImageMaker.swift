@@ -60,14 +60,13 @@ public final class ImageMaker {
     ) -> [UInt8] {
         // Regions drawn for this animation are repeated within it only.
         defer { renderer.forgetRegions() }
-        let timeline = AnimationTimeline(spec: spec)
-        let frames = timeline.frames()
-        let firstDrawing = timeline.drawing(of: frames[0])
+        let frames = AnimationTimeline(spec: spec).drawnFrames()
+        let firstDrawing = frames[0].drawing
         // The last frame drawn, kept for the encoder's next question (often about the same frame or the next).
         var last = (index: 0, drawing: firstDrawing, image: renderer.render(firstDrawing, scale: spec.scale))
         func frame(at index: Int) -> (pixels: [UInt8], delayMilliseconds: Int) {
             if last.index != index {
-                let drawing = timeline.drawing(of: frames[index])
+                let drawing = frames[index].drawing
                 if index == last.index + 1 {
                     if let changed = drawing.changedBounds(since: last.drawing) {
                         renderer.render(drawing, scale: spec.scale, over: &last.image, changed: changed)
@@ -78,7 +77,7 @@ public final class ImageMaker {
                 last.index = index
                 last.drawing = drawing
             }
-            return (last.image.pixels, frames[index].delay)
+            return (last.image.pixels, frames[index].frame.delay)
         }
         return encode(last.image.width, last.image.height, frames.count, frame(at:))
     }
