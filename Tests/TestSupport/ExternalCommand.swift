@@ -12,8 +12,8 @@ public struct ExternalCommand: Sendable {
     /// Runs `arguments` (the program looked up on the PATH), its standard
     /// input empty; nil when the program cannot be started.
     public static func run(_ arguments: [String]) -> ExternalCommand? {
-        var pipe: [Int32] = [0, 0]
-        guard !arguments.isEmpty, Glibc.pipe(&pipe) == 0 else { return nil }
+        // Close-on-exec, so that a server another test starts meanwhile does not hold its write end open.
+        guard !arguments.isEmpty, let pipe = try? closeOnExecPipe() else { return nil }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -64,8 +64,8 @@ enum Gzip {
             }
             // deflateBound guarantees room for the whole stream, header and trailer included.
             precondition(status == Z_STREAM_END, "zlib deflate failed with status \(status)")
-            output.removeLast(Int(stream.pointee.avail_out))
-            return output
+            // A copy of its own size: a cached variant holds what the budget counts, not deflateBound's room.
+            return Array(output[..<(bound - Int(stream.pointee.avail_out))])
         }
     }
 }
