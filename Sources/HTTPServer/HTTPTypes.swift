@@ -113,6 +113,23 @@ public struct HTTPRequest: Sendable {
         if !found { body(nil) }
     }
 
+    /// The trimmed values of every field line named `name` (case-insensitive),
+    /// in the order received: a list field sent on several lines is one list
+    /// (RFC 9110 §5.3). Copies only the values it returns.
+    public func fieldValues(_ name: String) -> [Substring] {
+        var wanted = name
+        return wanted.withUTF8 { wantedName in
+            var values: [Substring] = []
+            forEachField { fieldName, value in
+                if ASCII.equalsIgnoringCase(fieldName, wantedName) {
+                    values.append(Substring(decoding: value, as: UTF8.self))
+                }
+                return false
+            }
+            return values
+        }
+    }
+
     /// Calls `body` with each field's name and trimmed value until it returns true.
     private func forEachField(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
         fieldBytes.withUnsafeBufferPointer { bytes in

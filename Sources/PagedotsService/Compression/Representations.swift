@@ -113,13 +113,3 @@ extension ContentCoding {
         return ["image/svg+xml", "text/html", "application/json"].contains(mediaType)
     }
 }
-
-extension HTTPRequest {
-    /// The values of every field line named `name` (case-insensitive), in
-    /// the order received: a list field sent on several lines is one list
-    /// (RFC 9110 §5.3).
-    func fieldValues(_ name: String) -> [Substring] {
-        let wanted = name.lowercased()
-        return headers.compactMap { $0.name.lowercased() == wanted ? Substring($0.value) : nil }
-    }
-}
