@@ -20,12 +20,11 @@ public final class APNGEncoder {
     /// rows over 4 KiB.
     static let directByteLimit = 16384
 
-    private let compressor = CandidateCompressor(directByteLimit: directByteLimit)
+    private let compressor = CandidateCompressor(directByteLimit: directByteLimit, remembersStreams: true)
     private let keptChangeByteLimit: Int
 
     public init() {
         keptChangeByteLimit = Self.keptChangeByteLimit
-        compressor.remembersStreams = true
     }
 
     /// An encoder that keeps changed regions up to `keptChangeByteLimit` bytes.
@@ -33,7 +32,6 @@ public final class APNGEncoder {
     /// client built with cross-module optimisation failed to link against that.)
     init(keptChangeByteLimit: Int) {
         self.keptChangeByteLimit = keptChangeByteLimit
-        compressor.remembersStreams = true
     }
 
     /// The APNG file of an animation of `frameCount` frames of `width × height`.

@@ -75,10 +75,11 @@ final class CandidateCompressor {
     /// The most bytes `streams` holds; past that, new streams are not kept.
     static let rememberedByteLimit = 1 << 20
     /// Whether compressions are remembered (the animation encoder's choice).
-    var remembersStreams = false
+    let remembersStreams: Bool
 
-    init(directByteLimit: Int = 0) {
+    init(directByteLimit: Int = 0, remembersStreams: Bool = false) {
         self.directByteLimit = directByteLimit
+        self.remembersStreams = remembersStreams
     }
 
     /// Adds a candidate for each of `trials` (a row filtering and the zlib
