@@ -28,14 +28,14 @@ struct BarLayout: RowLayout {
         isColumn = spec.direction.isVertical
         segmentLength = (isColumn ? 3 : 8) * spec.size
         lineThickness = max(1, (spec.size / 4).rounded())
-        trackThickness = max(1, (spec.size / 8).rounded())
+        trackThickness = spec.hairline
         let hasLabels = !(spec.labels ?? []).isEmpty
         labelDepth = hasLabels ? (isColumn ? 8 : 2) * spec.size : 0
         labelGap = hasLabels ? 2 * lineThickness : 0
     }
 
     /// The font size of the titles, in points.
-    var fontSize: Double { 1.5 * spec.size }
+    var fontSize: Double { spec.textFontSize }
 
     var rowSize: Size {
         let count = Double(max(spec.pages, 1))

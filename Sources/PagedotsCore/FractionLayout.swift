@@ -36,9 +36,9 @@ struct FractionLayout: RowLayout {
     init(spec: IndicatorSpec) {
         self.spec = spec
         isColumn = spec.direction.isVertical
-        fontSize = 1.5 * spec.size
+        fontSize = spec.textFontSize
         lineHeight = 2 * spec.size
-        ruleThickness = isColumn ? max(1, (spec.size / 8).rounded()) : 0
+        ruleThickness = isColumn ? spec.hairline : 0
         pages = max(spec.pages, 1)
         // Current numbers run up to `pages`, so the widest has as many digits.
         let widestCurrent = FractionMetrics.units(ofNumber: pages, weight: .semibold)
