@@ -40,8 +40,11 @@ public struct AnimationTimeline: Sendable {
         drawnFrames().map(\.frame)
     }
 
-    /// `frames()`, each with its drawing (made once, to merge equal neighbours).
-    public func drawnFrames() -> [(frame: AnimationFrame, drawing: Drawing)] {
+    /// `frames()`, each with its drawing (made once, to merge equal
+    /// neighbours) and where that drawing differs from the frame before's
+    /// (`Drawing.changedBounds(since:)`; the first frame's is the whole
+    /// canvas), found once while merging.
+    public func drawnFrames() -> [(frame: AnimationFrame, drawing: Drawing, changed: Rect)] {
         let layout = IndicatorLayout.layout(for: spec)
         var moments: [AnimationFrame] = []
         for offset in 0..<spec.pages {
@@ -49,13 +52,18 @@ public struct AnimationTimeline: Sendable {
                 Self.append(frame, to: &moments)
             }
         }
-        var frames: [(frame: AnimationFrame, drawing: Drawing)] = []
+        var frames: [(frame: AnimationFrame, drawing: Drawing, changed: Rect)] = []
+        frames.reserveCapacity(moments.count)
         for frame in moments {
             let drawing = drawing(of: frame)
-            if drawing == frames.last?.drawing, let last = frames.indices.last {
-                frames[last].frame.delay += frame.delay
+            guard let last = frames.last else {
+                frames.append((frame, drawing, Rect(x: 0, y: 0, width: drawing.size.width, height: drawing.size.height)))
+                continue
+            }
+            if let changed = drawing.changedBounds(since: last.drawing) {
+                frames.append((frame, drawing, changed))
             } else {
-                frames.append((frame, drawing))
+                frames[frames.count - 1].frame.delay += frame.delay
             }
         }
         return frames

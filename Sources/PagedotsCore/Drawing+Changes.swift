@@ -12,17 +12,19 @@ extension Drawing {
     /// bounds are not known (a text run outside a clip), another canvas size
     /// or background gives the whole canvas.
     public func changedBounds(since earlier: Drawing) -> Rect? {
-        guard self != earlier else { return nil }
         let canvas = Rect(x: 0, y: 0, width: size.width, height: size.height)
         guard size == earlier.size, background == earlier.background else { return canvas }
+        // One pass over the items: an animation compares every frame with the one before.
         var changed: Rect?
-        for index in 0 ..< max(items.count, earlier.items.count) {
-            let item = items.indices.contains(index) ? items[index] : nil
-            let before = earlier.items.indices.contains(index) ? earlier.items[index] : nil
-            guard item != before else { continue }
-            for painted in [item, before].compactMap({ $0 }) {
-                changed = changed.union(painted.bounds ?? canvas)
-            }
+        let common = min(items.count, earlier.items.count)
+        for index in 0 ..< common where items[index] != earlier.items[index] {
+            changed = changed.union(items[index].bounds ?? canvas).union(earlier.items[index].bounds ?? canvas)
+        }
+        for item in items[common...] {
+            changed = changed.union(item.bounds ?? canvas)
+        }
+        for item in earlier.items[common...] {
+            changed = changed.union(item.bounds ?? canvas)
         }
         return changed.map { $0.intersection(canvas) }
     }

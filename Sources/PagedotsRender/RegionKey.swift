@@ -22,14 +22,14 @@ struct RegionKey: Hashable {
     /// The items, flattened: a tag per item and path element, then its
     /// numbers (coordinates as above, colours packed, line widths' bits).
     var words: [Int64]
+    /// A digest of `words`, made while they are put together: hashing it
+    /// instead of every word is what makes a region found again cheap.
+    var digest: UInt64
 
-    /// The words hashed as one block of bytes (an array hashes element by element).
     func hash(into hasher: inout Hasher) {
-        words.withUnsafeBytes { hasher.combine(bytes: $0) }
+        hasher.combine(digest)
         hasher.combine(width)
         hasher.combine(height)
-        hasher.combine(scale)
-        hasher.combine(background)
     }
 
     /// The key of `items` drawn in the region of `width × height` pixels
@@ -42,48 +42,58 @@ struct RegionKey: Hashable {
         self.scale = scale
         self.background = background
         var words: [Int64] = []
+        words.reserveCapacity(Self.wordCount(of: items))
+        var digest: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ word: Int64) {
+            words.append(word)
+            // FNV-1a, a word at a time, then a multiply-xorshift to spread the bits.
+            digest = (digest ^ UInt64(bitPattern: word)) &* 0x100_0000_01b3
+            digest ^= digest >> 29
+        }
         func add(_ path: Path) -> Bool {
             func point(_ point: Point) -> Bool {
                 guard let x = Self.hundredths(point.x, scale: scale, origin: left),
                       let y = Self.hundredths(point.y, scale: scale, origin: top) else { return false }
-                words += [x, y]
+                add(x)
+                add(y)
                 return true
             }
-            words.append(Int64(path.elements.count))
+            add(Int64(path.elements.count))
             for element in path.elements {
                 switch element {
                 case .move(let p):
-                    words.append(1)
+                    add(1)
                     guard point(p) else { return false }
                 case .line(let p):
-                    words.append(2)
+                    add(2)
                     guard point(p) else { return false }
                 case .curve(let c1, let c2, let p):
-                    words.append(3)
+                    add(3)
                     guard point(c1), point(c2), point(p) else { return false }
                 case .close:
-                    words.append(4)
+                    add(4)
                 }
             }
             return true
         }
         func add(_ color: RGBA) {
-            words.append(Int64(color.red) << 24 | Int64(color.green) << 16 | Int64(color.blue) << 8 | Int64(color.alpha))
+            add(Int64(color.red) << 24 | Int64(color.green) << 16 | Int64(color.blue) << 8 | Int64(color.alpha))
         }
         func add(_ items: [DrawItem]) -> Bool {
-            words.append(Int64(items.count))
+            add(Int64(items.count))
             for item in items {
                 switch item {
                 case .fill(let path, let color):
-                    words.append(11)
+                    add(11)
                     guard add(path) else { return false }
                     add(color)
                 case .stroke(let path, let lineWidth, let color):
-                    words += [12, Int64(bitPattern: lineWidth.bitPattern)]
+                    add(12)
+                    add(Int64(bitPattern: lineWidth.bitPattern))
                     guard add(path) else { return false }
                     add(color)
                 case .clipped(let clip, let inner):
-                    words.append(13)
+                    add(13)
                     guard add(clip), add(inner) else { return false }
                 case .text:
                     return false
@@ -93,6 +103,19 @@ struct RegionKey: Hashable {
         }
         guard add(items) else { return nil }
         self.words = words
+        self.digest = digest
+    }
+
+    /// How many words `items` take (at most: a curve's seven), to make room for them at once.
+    private static func wordCount(of items: [DrawItem]) -> Int {
+        items.reduce(1) { count, item in
+            switch item {
+            case .fill(let path, _): count + 3 + 7 * path.elements.count
+            case .stroke(let path, _, _): count + 4 + 7 * path.elements.count
+            case .clipped(let clip, let inner): count + 2 + 7 * clip.elements.count + wordCount(of: inner)
+            case .text: count
+            }
+        }
     }
 
     /// `value` (points) as Cairo places it in a region whose edge is at

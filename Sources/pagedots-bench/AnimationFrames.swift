@@ -3,19 +3,41 @@ import PagedotsPNG
 import PagedotsRender
 
 /// Every frame of an animated spec's timeline with its delay in ms and what
-/// it shows, drawn as `ImageMaker` draws them for the encoders: each over
-/// the one before, repainted where the two drawings differ (which can round
+/// it shows, drawn as `ImageMaker` draws them for the encoders (each over
+/// the one before, repainted where the two drawings differ, which can round
 /// a few edge pixels one level off a whole drawing; docs/gif.md, "Drawing
 /// the frames").
 func animationFrames(of spec: IndicatorSpec, renderer: RasterRenderer) -> [(image: RGBAImage, delay: Int, moment: Moment)] {
-    var previous: (drawing: Drawing, image: RGBAImage)?
-    return AnimationTimeline(spec: spec).drawnFrames().map { frame, drawing in
-        var image = previous?.image ?? renderer.render(drawing, scale: spec.scale)
-        if let previous, let changed = drawing.changedBounds(since: previous.drawing) {
-            renderer.render(drawing, scale: spec.scale, over: &image, changed: changed)
+    defer { renderer.forgetRegions() }
+    let frames = AnimationFrames(spec: spec, renderer: renderer)
+    return frames.frames.indices.map { index in
+        let (pixels, delay) = frames.frame(at: index)
+        return (RGBAImage(width: frames.width, height: frames.height, pixels: pixels), delay, frames.frames[index].frame.moment)
+    }
+}
+
+/// `draw QUERY…`: µs per animation for drawing its frames alone, as
+/// `ImageMaker` draws them for an encoder that asks for each once, in order
+/// (the timeline, its drawings, the pixels; no encoding), and for making its
+/// timeline and drawings alone. The part of `render`'s time that is not the encoders'.
+func benchmarkDrawing(queries: [Substring], stopwatch: Stopwatch) throws {
+    let renderer = RasterRenderer()
+    print("# WxH  frames  draw_us  timeline_us  query")
+    for query in queries {
+        var spec = try parseSpec(query)
+        if !spec.format.isAnimated {
+            spec = try parseSpec(query, format: .apng)
         }
-        previous = (drawing, image)
-        return (image, frame.delay, frame.moment)
+        let sample = AnimationFrames(spec: spec, renderer: renderer)
+        renderer.forgetRegions()
+        let draw = stopwatch.microsecondsPerCall {
+            defer { renderer.forgetRegions() }
+            let frames = AnimationFrames(spec: spec, renderer: renderer)
+            return (0..<frames.count).reduce(0) { $0 &+ frames.frame(at: $1).pixels.count }
+        }
+        let timeline = stopwatch.microsecondsPerCall { AnimationTimeline(spec: spec).drawnFrames().count }
+        print("\(sample.width)x\(sample.height)", sample.count, format(draw), format(timeline), query)
+        flushOutput()
     }
 }
 

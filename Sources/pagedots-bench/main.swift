@@ -7,6 +7,7 @@ let usage = """
     usage: pagedots-bench encode QUERIES_FILE OUTDIR   pagedots' PNG encoder vs Cairo's writer, same pixels
            pagedots-bench render QUERY...              µs per image, render + encode (ImageMaker)
            pagedots-bench render-unique QUERY          the same, every image a new one (QUERY&color= counted up)
+           pagedots-bench draw QUERY...                µs per animation, its frames drawn alone (no encoding)
            pagedots-bench frames QUERY OUTDIR          an animation's frames as OUTDIR/frame-NNN.png, delays on stdout
            pagedots-bench animation-samples URLS_FILE OUTDIR
                                                        each URL's animation as GIF and APNG, its frames, times
@@ -70,6 +71,8 @@ do {
         benchmarkRendering(queries: arguments.dropFirst().map { Substring($0) }, stopwatch: stopwatch)
     case "render-unique" where arguments.count == 2:
         try benchmarkRenderingUnique(query: Substring(arguments.last ?? ""), stopwatch: stopwatch)
+    case "draw" where arguments.count >= 2:
+        try benchmarkDrawing(queries: arguments.dropFirst().map { Substring($0) }, stopwatch: stopwatch)
     case "frames" where arguments.count == 3:
         try writeAnimationFrames(query: Substring(arguments.dropFirst().first ?? ""), outputDirectory: String(arguments.last ?? "."))
     case "animation-samples" where arguments.count == 3:

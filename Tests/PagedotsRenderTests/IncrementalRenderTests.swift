@@ -3,7 +3,7 @@ import PagedotsCore
 import PagedotsRender
 
 /// Animation frames drawn over the frame before, repainting only where the
-/// drawings differ (`Drawing.changedBounds(since:)` and
+/// drawings differ (`Drawing.changedBounds(since:)`, `AnimationFrames` and
 /// `RasterRenderer.render(_:scale:over:changed:)`), come out as the frames
 /// drawn whole.
 struct IncrementalRenderTests {
@@ -23,22 +23,23 @@ struct IncrementalRenderTests {
     @Test(arguments: queries)
     func everyFrameDrawnOverTheOneBeforeIsTheFrameDrawnWhole(query: String) throws {
         let spec = try IndicatorQuery.parse(query: (query + "&format=gif")[...]).spec
-        let timeline = AnimationTimeline(spec: spec)
-        let renderer = RasterRenderer(), wholeRenderer = RasterRenderer()
-        let frames = timeline.frames()
-        var drawing = timeline.drawing(of: frames[0])
-        var image = renderer.render(drawing, scale: spec.scale)
+        let frames = AnimationFrames(spec: spec, renderer: RasterRenderer())
+        let wholeRenderer = RasterRenderer()
         var partial = 0
-        for frame in frames.dropFirst() {
-            let next = timeline.drawing(of: frame)
-            let changed = try #require(next.changedBounds(since: drawing), "merged frames differ")
-            renderer.render(next, scale: spec.scale, over: &image, changed: changed)
-            if changed != Rect(x: 0, y: 0, width: next.size.width, height: next.size.height) {
+        for (index, frame) in frames.frames.enumerated() {
+            let canvas = Rect(x: 0, y: 0, width: frame.drawing.size.width, height: frame.drawing.size.height)
+            // The timeline's box is the drawings' own; the first frame is drawn whole.
+            if index > 0 {
+                #expect(frame.changed == (try #require(frame.drawing.changedBounds(since: frames.frames[index - 1].drawing), "merged frames differ")))
+            } else {
+                #expect(frame.changed == canvas)
+            }
+            if frame.changed != canvas {
                 partial += 1
             }
-            let whole = wholeRenderer.render(next, scale: spec.scale)
-            #expect(TestImages.largestDifference(image, whole) ?? .max <= 1, "\(frame.moment)")
-            drawing = next
+            let image = RGBAImage(width: frames.width, height: frames.height, pixels: frames.frame(at: index).pixels)
+            let whole = wholeRenderer.render(frame.drawing, scale: spec.scale)
+            #expect(TestImages.largestDifference(image, whole) ?? .max <= 1, "\(frame.frame.moment)")
         }
         // The point: most frames repaint less than the canvas.
         #expect(partial * 2 >= frames.count - 1 || spec.style == .fraction)
@@ -47,19 +48,26 @@ struct IncrementalRenderTests {
     @Test(arguments: queries)
     func regionsCopiedFromEarlierFramesAreThePixelsDrawnAgain(query: String) throws {
         let spec = try IndicatorQuery.parse(query: (query + "&format=gif")[...]).spec
-        let timeline = AnimationTimeline(spec: spec)
-        let remembering = RasterRenderer(), forgetful = RasterRenderer()
+        let forgetful = RasterRenderer()
         forgetful.rememberedRegionByteLimit = 0
-        let frames = timeline.frames()
-        var drawing = timeline.drawing(of: frames[0])
-        var image = remembering.render(drawing, scale: spec.scale), drawnAgain = image
-        for frame in frames.dropFirst() {
-            let next = timeline.drawing(of: frame)
-            let changed = try #require(next.changedBounds(since: drawing), "merged frames differ")
-            remembering.render(next, scale: spec.scale, over: &image, changed: changed)
-            forgetful.render(next, scale: spec.scale, over: &drawnAgain, changed: changed)
-            #expect(image == drawnAgain, "\(frame.moment)")
-            drawing = next
+        let remembered = AnimationFrames(spec: spec, renderer: RasterRenderer())
+        let drawnAgain = AnimationFrames(spec: spec, renderer: forgetful)
+        for index in 0 ..< remembered.count {
+            #expect(remembered.frame(at: index).pixels == drawnAgain.frame(at: index).pixels, "\(remembered.frames[index].frame.moment)")
+        }
+    }
+
+    /// An encoder may ask again on a later pass, or skip frames: each frame
+    /// comes out as when every frame is asked for once, in order.
+    @Test func framesAskedInAnyOrderAreTheFramesAskedInOrder() throws {
+        let spec = try IndicatorQuery.parse(query: "pages=5&current=0&style=pill&scale=2&format=gif"[...]).spec
+        let inOrder = AnimationFrames(spec: spec, renderer: RasterRenderer())
+        let ordered = (0 ..< inOrder.count).map { inOrder.frame(at: $0) }
+        let asked = AnimationFrames(spec: spec, renderer: RasterRenderer())
+        #expect(asked.count == 36)
+        for index in [0, 0, 5, 5, 6, 30, 2, 35, 34, 0, 20, 21] {
+            let frame = asked.frame(at: index)
+            #expect(frame.pixels == ordered[index].pixels && frame.delayMilliseconds == ordered[index].delayMilliseconds, "frame \(index)")
         }
     }
 

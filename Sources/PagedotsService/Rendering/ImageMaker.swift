@@ -50,36 +50,16 @@ public final class ImageMaker {
     /// An animated spec's file as `encode` writes it, given the canvas in
     /// pixels, the number of frames of the spec's timeline, and each frame's
     /// pixels and delay, drawn when the encoder asks for it (again on a
-    /// later pass, rather than holding every frame's pixels). A frame asked
-    /// for right after the one before it is drawn over that one's pixels,
-    /// repainting only where their drawings differ, or copying a region
-    /// drawn before in the same way elsewhere (docs/gif.md, "Drawing the frames").
+    /// later pass, rather than holding every frame's pixels), over the frame
+    /// before (`AnimationFrames`; docs/gif.md, "Drawing the frames").
     private func animation(
         for spec: IndicatorSpec,
         encode: (_ width: Int, _ height: Int, _ frameCount: Int, _ frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int)) -> [UInt8]
     ) -> [UInt8] {
         // Regions drawn for this animation are repeated within it only.
         defer { renderer.forgetRegions() }
-        let frames = AnimationTimeline(spec: spec).drawnFrames()
-        let firstDrawing = frames[0].drawing
-        // The last frame drawn, kept for the encoder's next question (often about the same frame or the next).
-        var last = (index: 0, drawing: firstDrawing, image: renderer.render(firstDrawing, scale: spec.scale))
-        func frame(at index: Int) -> (pixels: [UInt8], delayMilliseconds: Int) {
-            if last.index != index {
-                let drawing = frames[index].drawing
-                if index == last.index + 1 {
-                    if let changed = drawing.changedBounds(since: last.drawing) {
-                        renderer.render(drawing, scale: spec.scale, over: &last.image, changed: changed)
-                    }
-                } else {
-                    last.image = renderer.render(drawing, scale: spec.scale)
-                }
-                last.index = index
-                last.drawing = drawing
-            }
-            return (last.image.pixels, frames[index].frame.delay)
-        }
-        return encode(last.image.width, last.image.height, frames.count, frame(at:))
+        let frames = AnimationFrames(spec: spec, renderer: renderer)
+        return encode(frames.width, frames.height, frames.count, frames.frame(at:))
     }
 }
 
