@@ -18,8 +18,14 @@ public final class AnimationFrames {
     public let frames: [(frame: AnimationFrame, drawing: Drawing, changed: Rect)]
     private let scale: Int
     private let renderer: RasterRenderer
-    /// The last frame drawn: the encoder's next question is most often about the next one.
-    private var last: (index: Int, image: RGBAImage)
+    /// The last frame drawn (the encoder's next question is most often
+    /// about the next one) and the box of pixels that differ from the frame before it.
+    private var last: (index: Int, image: RGBAImage, box: (x: Int, y: Int, width: Int, height: Int))
+    /// The pixels of the frame before the last, which the encoder has most
+    /// likely let go of by now: the next frame is drawn into them, after the
+    /// last frame's box is copied over, rather than into a copy of the last
+    /// frame's pixels, which the encoder still holds.
+    private var spare: (index: Int, pixels: [UInt8])?
 
     /// The frames of a validated animated spec, drawn by `renderer` (which
     /// remembers regions for them until its `forgetRegions()`).
@@ -28,7 +34,7 @@ public final class AnimationFrames {
         scale = spec.scale
         self.renderer = renderer
         let first = renderer.render(frames[0].drawing, scale: scale)
-        last = (0, first)
+        last = (0, first, (0, 0, first.width, first.height))
         width = first.width
         height = first.height
     }
@@ -40,12 +46,29 @@ public final class AnimationFrames {
     /// and how long it shows, in milliseconds.
     public func frame(at index: Int) -> (pixels: [UInt8], delayMilliseconds: Int) {
         if index < last.index {
-            last = (0, renderer.render(frames[0].drawing, scale: scale))
+            let first = renderer.render(frames[0].drawing, scale: scale)
+            last = (0, first, (0, 0, first.width, first.height))
+            spare = nil
         }
         while last.index < index {
+            let before = last.image.pixels
+            if var pixels = spare?.pixels, spare?.index == last.index - 1, pixels.count == before.count {
+                // Taken out first, so that the copy below writes into it in place.
+                spare = nil
+                let box = last.box
+                before.withUnsafeBytes { before in
+                    pixels.withUnsafeMutableBytes { pixels in
+                        RasterRenderer.copyPixels(
+                            from: before, width: width, at: (box.x, box.y), into: pixels, width: width, at: (box.x, box.y), size: (box.width, box.height)
+                        )
+                    }
+                }
+                last.image.pixels = pixels
+            }
+            spare = (last.index, before)
             last.index += 1
             let next = frames[last.index]
-            renderer.render(next.drawing, scale: scale, over: &last.image, changed: next.changed)
+            last.box = renderer.render(next.drawing, scale: scale, over: &last.image, changed: next.changed)
         }
         return (last.image.pixels, frames[index].frame.delay)
     }

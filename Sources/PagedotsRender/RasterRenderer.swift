@@ -67,13 +67,15 @@ public final class RasterRenderer {
     /// Cairo draws them on a canvas of their own, moved by whole pixels, not
     /// through a clip (which rounds coverage differently). Items that cannot
     /// reach them are left out. An image of another size is drawn whole.
-    public func render(_ drawing: Drawing, scale: Int, over image: inout RGBAImage, changed: Rect) {
+    /// Gives the box of pixels written (the whole image when drawn whole).
+    @discardableResult
+    public func render(_ drawing: Drawing, scale: Int, over image: inout RGBAImage, changed: Rect) -> (x: Int, y: Int, width: Int, height: Int) {
         let width = Self.pixels(drawing.size.width, scale: scale)
         let height = Self.pixels(drawing.size.height, scale: scale)
         guard image.width == width, image.height == height, image.pixels.count == width * height * 4,
               let (surface, _) = canvas(width: width, height: height), let data = cairo_image_surface_get_data(surface) else {
             image = render(drawing, scale: scale)
-            return
+            return (0, 0, image.width, image.height)
         }
         // The box grows to hold every item that reaches into it whole: Cairo
         // rounds the edge of a shape cut by the canvas's edge differently.
@@ -99,7 +101,7 @@ public final class RasterRenderer {
         }
         var visible = drawing
         visible.items = drawing.items.indices.filter { drawn[$0] }.map { drawing.items[$0] }
-        guard box.width > 0, box.height > 0 else { return }
+        guard box.width > 0, box.height > 0 else { return box }
         let key = rememberedRegionByteLimit > 0 ? RegionKey(
             items: visible.items, background: drawing.background, scale: scale, left: box.x, top: box.y, width: box.width, height: box.height
         ) : nil
@@ -109,13 +111,13 @@ public final class RasterRenderer {
                     Self.copyPixels(from: region, width: box.width, at: (0, 0), into: output, width: width, at: (box.x, box.y), size: (box.width, box.height))
                 }
             }
-            return
+            return box
         }
         // The canvas's memory, as a canvas of the box's size (the canvas is drawn afresh each time anyway).
         let stride = cairo_image_surface_get_stride(surface)
-        guard let part = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, Int32(box.width), Int32(box.height), stride) else { return }
+        guard let part = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, Int32(box.width), Int32(box.height), stride) else { return box }
         defer { cairo_surface_destroy(part) }
-        guard cairo_surface_status(part) == CAIRO_STATUS_SUCCESS, let context = cairo_create(part) else { return }
+        guard cairo_surface_status(part) == CAIRO_STATUS_SUCCESS, let context = cairo_create(part) else { return box }
         defer { cairo_destroy(context) }
         cairo_set_miter_limit(context, 4)
         cairo_translate(context, Double(-box.x), Double(-box.y))
@@ -134,6 +136,7 @@ public final class RasterRenderer {
                 count = regionBytes
             }
         }
+        return box
     }
 
     /// Forgets the regions remembered so far (after an animation).
