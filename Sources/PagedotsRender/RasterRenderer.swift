@@ -31,6 +31,8 @@ public final class RasterRenderer {
     private var rememberedRegionBytes = 0
     /// The most bytes `regions` holds (1 MiB); past that, regions are drawn but not kept.
     public var rememberedRegionByteLimit = 1 << 20
+    /// The straight RGBA pixel (in memory order) that Cairo paints for the last background asked for.
+    private var backgroundPixel: (color: RGBA, pixel: UInt32)?
 
     public init() {}
 
@@ -66,8 +68,10 @@ public final class RasterRenderer {
     /// are. The pixels repainted come out exactly as `render` draws them:
     /// Cairo draws them on a canvas of their own, moved by whole pixels, not
     /// through a clip (which rounds coverage differently). Items that cannot
-    /// reach them are left out. An image of another size is drawn whole.
-    /// Gives the box of pixels written (the whole image when drawn whole).
+    /// reach them are left out, and items whose pixels cannot meet are
+    /// drawn apart, each group on a canvas of its own, or copied when drawn
+    /// before in the same way elsewhere. An image of another size is drawn
+    /// whole. Gives the box of pixels written (the whole image when drawn whole).
     @discardableResult
     public func render(_ drawing: Drawing, scale: Int, over image: inout RGBAImage, changed: Rect) -> (x: Int, y: Int, width: Int, height: Int) {
         let width = Self.pixels(drawing.size.width, scale: scale)
@@ -99,11 +103,58 @@ public final class RasterRenderer {
             box.width = right - box.x
             box.height = bottom - box.y
         }
-        var visible = drawing
-        visible.items = drawing.items.indices.filter { drawn[$0] }.map { drawing.items[$0] }
         guard box.width > 0, box.height > 0 else { return box }
+        let groups = Self.groups(of: drawing.items.indices.filter { drawn[$0] }, bounds: bounds, box: box, scale: scale, width: width, height: height)
+        if groups.count != 1 || groups[0].box != box {
+            fill(box, of: &image, with: drawing.background)
+        }
+        for group in groups {
+            repaint(group.items.map { drawing.items[$0] }, background: drawing.background, scale: scale, box: group.box, of: &image, canvas: (surface, data))
+        }
+        return box
+    }
+
+    /// `indices` (items with their `bounds`, all inside `box`) in groups
+    /// whose pixel boxes (the pixels their items can touch) share no pixel,
+    /// each group's items in their order. A pixel of a group's box is
+    /// painted by that group's items alone, so each group can be drawn, or
+    /// found remembered, on its own: a row of dots that all move alike is
+    /// one dot drawn and copies.
+    static func groups(
+        of indices: [Int], bounds: [Rect?], box: (x: Int, y: Int, width: Int, height: Int), scale: Int, width: Int, height: Int
+    ) -> [(box: (x: Int, y: Int, width: Int, height: Int), items: [Int])] {
+        func overlap(_ a: (x: Int, y: Int, width: Int, height: Int), _ b: (x: Int, y: Int, width: Int, height: Int)) -> Bool {
+            a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+        }
+        var groups: [(box: (x: Int, y: Int, width: Int, height: Int), items: [Int])] = []
+        for index in indices {
+            // An item of unknown bounds may touch the whole box.
+            var group = (box: bounds[index].map { pixelBox(holding: $0, scale: scale, width: width, height: height) } ?? box, items: [index])
+            // Takes in every group it overlaps, until none does (a group taken in grows the box).
+            while let other = groups.firstIndex(where: { overlap($0.box, group.box) }) {
+                let taken = groups.remove(at: other)
+                let right = max(group.box.x + group.box.width, taken.box.x + taken.box.width)
+                let bottom = max(group.box.y + group.box.height, taken.box.y + taken.box.height)
+                group.box = (min(group.box.x, taken.box.x), min(group.box.y, taken.box.y), 0, 0)
+                group.box.width = right - group.box.x
+                group.box.height = bottom - group.box.y
+                group.items = (taken.items + group.items).sorted()
+            }
+            groups.append(group)
+        }
+        return groups.filter { $0.box.width > 0 && $0.box.height > 0 }
+    }
+
+    /// Draws `items` on `background` into `box` of `image`, as on a canvas
+    /// of the box's own (they lie inside it whole), or copies the pixels
+    /// remembered for the same region drawn before, and remembers them.
+    private func repaint(
+        _ items: [DrawItem], background: RGBA, scale: Int, box: (x: Int, y: Int, width: Int, height: Int), of image: inout RGBAImage,
+        canvas: (surface: OpaquePointer, data: UnsafeMutablePointer<UInt8>)
+    ) {
+        let width = image.width
         let key = rememberedRegionByteLimit > 0 ? RegionKey(
-            items: visible.items, background: drawing.background, scale: scale, left: box.x, top: box.y, width: box.width, height: box.height
+            items: items, background: background, scale: scale, left: box.x, top: box.y, width: box.width, height: box.height
         ) : nil
         if let key, let region = regions[key] {
             region.withUnsafeBytes { region in
@@ -111,20 +162,15 @@ public final class RasterRenderer {
                     Self.copyPixels(from: region, width: box.width, at: (0, 0), into: output, width: width, at: (box.x, box.y), size: (box.width, box.height))
                 }
             }
-            return box
+            return
         }
-        // The canvas's memory, as a canvas of the box's size (the canvas is drawn afresh each time anyway).
-        let stride = cairo_image_surface_get_stride(surface)
-        guard let part = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, Int32(box.width), Int32(box.height), stride) else { return box }
-        defer { cairo_surface_destroy(part) }
-        guard cairo_surface_status(part) == CAIRO_STATUS_SUCCESS, let context = cairo_create(part) else { return box }
-        defer { cairo_destroy(context) }
-        cairo_set_miter_limit(context, 4)
-        cairo_translate(context, Double(-box.x), Double(-box.y))
-        paint(visible, scale: scale, on: context)
-        cairo_surface_flush(part)
-        image.pixels.withUnsafeMutableBytes { output in
-            Self.copyStraightRGBA(of: part, box: (0, 0, box.width, box.height), into: output, at: (box.x, box.y), width: width)
+        drawPart(box: box, canvas: canvas) { part, context in
+            cairo_translate(context, Double(-box.x), Double(-box.y))
+            paint(Drawing(size: Size(width: 0, height: 0), background: background, items: items), scale: scale, on: context)
+            cairo_surface_flush(part)
+            image.pixels.withUnsafeMutableBytes { output in
+                Self.copyStraightRGBA(of: part, box: (0, 0, box.width, box.height), into: output, at: (box.x, box.y), width: width)
+            }
         }
         let regionBytes = box.width * box.height * 4
         if let key, rememberedRegionBytes + regionBytes <= rememberedRegionByteLimit {
@@ -136,7 +182,44 @@ public final class RasterRenderer {
                 count = regionBytes
             }
         }
-        return box
+    }
+
+    /// Sets every pixel of `box` in `image` to `background` as Cairo paints
+    /// it (found once per colour, on a pixel of the canvas).
+    private func fill(_ box: (x: Int, y: Int, width: Int, height: Int), of image: inout RGBAImage, with background: RGBA) {
+        guard let canvas, let data = cairo_image_surface_get_data(canvas.surface) else { return }
+        if backgroundPixel?.color != background {
+            var pixel: UInt32 = 0
+            drawPart(box: (0, 0, 1, 1), canvas: (canvas.surface, data)) { part, context in
+                paint(Drawing(size: Size(width: 0, height: 0), background: background, items: []), scale: 1, on: context)
+                cairo_surface_flush(part)
+                withUnsafeMutableBytes(of: &pixel) { Self.copyStraightRGBA(of: part, box: (0, 0, 1, 1), into: $0, at: (0, 0), width: 1) }
+            }
+            backgroundPixel = (background, pixel)
+        }
+        let pixel = backgroundPixel?.pixel ?? 0
+        let width = image.width
+        image.pixels.withUnsafeMutableBytes { output in
+            guard let base = output.baseAddress else { return }
+            let words = base.bindMemory(to: UInt32.self, capacity: output.count / 4)
+            for y in box.y ..< box.y + box.height {
+                (words + y * width + box.x).update(repeating: pixel, count: box.width)
+            }
+        }
+    }
+
+    /// Runs `body` with a Cairo canvas of `box`'s size made of the canvas's memory (drawn afresh each time anyway).
+    private func drawPart(
+        box: (x: Int, y: Int, width: Int, height: Int), canvas: (surface: OpaquePointer, data: UnsafeMutablePointer<UInt8>),
+        _ body: (_ part: OpaquePointer, _ context: OpaquePointer) -> Void
+    ) {
+        let stride = cairo_image_surface_get_stride(canvas.surface)
+        guard let part = cairo_image_surface_create_for_data(canvas.data, CAIRO_FORMAT_ARGB32, Int32(box.width), Int32(box.height), stride) else { return }
+        defer { cairo_surface_destroy(part) }
+        guard cairo_surface_status(part) == CAIRO_STATUS_SUCCESS, let context = cairo_create(part) else { return }
+        defer { cairo_destroy(context) }
+        cairo_set_miter_limit(context, 4)
+        body(part, context)
     }
 
     /// Forgets the regions remembered so far (after an animation).
@@ -166,6 +249,12 @@ public final class RasterRenderer {
         cairo_set_operator(context, CAIRO_OPERATOR_SOURCE)
         setColor(drawing.background, on: context)
         cairo_paint(context)
+        // Cairo draws on a canvas it knows to be clear (a transparent
+        // background just painted) another way, which rounds some edge pixels
+        // a level apart from drawing over one. Told that the canvas is drawn
+        // on, it draws every item the one way, in a whole drawing and in an
+        // animation frame's region alike, whichever item comes first.
+        cairo_surface_mark_dirty(cairo_get_target(context))
         cairo_set_operator(context, CAIRO_OPERATOR_OVER)
         for item in drawing.items { draw(item, on: context) }
         cairo_restore(context)

@@ -1,6 +1,6 @@
 import Testing
 import PagedotsCore
-import PagedotsRender
+@testable import PagedotsRender
 
 /// Animation frames drawn over the frame before, repainting only where the
 /// drawings differ (`Drawing.changedBounds(since:)`, `AnimationFrames` and
@@ -39,7 +39,7 @@ struct IncrementalRenderTests {
             }
             let image = RGBAImage(width: frames.width, height: frames.height, pixels: frames.frame(at: index).pixels)
             let whole = wholeRenderer.render(frame.drawing, scale: spec.scale)
-            #expect(TestImages.largestDifference(image, whole) ?? .max <= 1, "\(frame.frame.moment)")
+            #expect(image == whole, "\(frame.frame.moment): \(TestImages.largestDifference(image, whole) ?? .max)")
         }
         // The point: most frames repaint less than the canvas.
         #expect(partial * 2 >= frames.count - 1 || spec.style == .fraction)
@@ -69,6 +69,27 @@ struct IncrementalRenderTests {
             let frame = asked.frame(at: index)
             #expect(frame.pixels == ordered[index].pixels && frame.delayMilliseconds == ordered[index].delayMilliseconds, "frame \(index)")
         }
+    }
+
+    /// Items whose pixels cannot meet are drawn apart; an item that meets
+    /// two groups joins them, and a group that grows to meet another takes it in.
+    @Test func itemsAreGroupedByThePixelsTheyCanTouch() {
+        let bounds: [Rect?] = [
+            Rect(x: 0, y: 0, width: 4, height: 4), Rect(x: 10, y: 0, width: 4, height: 4), Rect(x: 20, y: 0, width: 4, height: 4),
+            Rect(x: 3, y: 1, width: 8, height: 2), Rect(x: 30, y: 0, width: 4, height: 4), nil,
+        ]
+        let box = (x: 0, y: 0, width: 100, height: 10)
+        // The groups, in no particular order: by their first item.
+        func groups(_ indices: [Int]) -> [[Int]] {
+            RasterRenderer.groups(of: indices, bounds: bounds, box: box, scale: 2, width: 100, height: 10).map(\.items).sorted { $0[0] < $1[0] }
+        }
+        // At 2x with a pixel of margin: 0 is pixels 0 to 9 (the canvas starts at 0), 1 is 19 to 29, 2 is 39 to 49.
+        #expect(groups([0, 1, 2]) == [[0], [1], [2]])
+        #expect(RasterRenderer.groups(of: [1], bounds: bounds, box: box, scale: 2, width: 100, height: 10).map(\.box.x) == [19])
+        // 3 spans 0 and 1.
+        #expect(groups([0, 1, 2, 3, 4]) == [[0, 1, 3], [2], [4]])
+        // An item of unknown bounds takes the whole box.
+        #expect(groups([0, 2, 5]) == [[0, 2, 5]])
     }
 
     @Test func identicalDrawingsHaveNoChange() {
