@@ -119,7 +119,10 @@ enum ShapePath {
         let r = min(radius, rect.width / 2, rect.height / 2)
         let (left, top, right, bottom) = (rect.x, rect.y, rect.x + rect.width, rect.y + rect.height)
         let o = r * (1 - kappa)
-        var elements: [PathElement] = [.move(Point(x: left + r, y: top))]
+        var elements: [PathElement] = []
+        // A move, four edges, four corners and a close: room made once (an animation builds many).
+        elements.reserveCapacity(10)
+        elements.append(.move(Point(x: left + r, y: top)))
         var current = Point(x: left + r, y: top)
         /// A straight edge to `start` (left out when it has no length), then a corner to `end`.
         func corner(from start: Point, _ c1: Point, _ c2: Point, to end: Point) {
