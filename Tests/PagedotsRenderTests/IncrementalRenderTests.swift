@@ -4,8 +4,8 @@ import PagedotsCore
 
 /// Animation frames drawn over the frame before, repainting only where the
 /// drawings differ (`Drawing.changedBounds(since:)`, `AnimationFrames` and
-/// `RasterRenderer.render(_:scale:over:changed:)`), come out as the frames
-/// drawn whole.
+/// `RasterRenderer.render(_:scale:over:changed:)`), come out exactly as the
+/// frames drawn whole.
 struct IncrementalRenderTests {
     static let queries: [String] = Style.allCases.flatMap { style in
         Effect.allCases.map { "pages=4&current=1&style=\(style.rawValue)&effect=\($0.rawValue)" }
