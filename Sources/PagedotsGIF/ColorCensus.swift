@@ -7,7 +7,7 @@ struct ColorCensus {
     /// with colours beyond them get their own palettes.
     static let colorLimit = 1024
 
-    /// What one frame draws.
+    /// What one frame draws, and how many frames draw the same pixels.
     private struct Frame {
         /// Its colours as positions in `all`; nil when it cannot use the
         /// global palette (more colours than a palette, or past `colorLimit`).
@@ -15,22 +15,43 @@ struct ColorCensus {
         var hasTransparentPixels: Bool
         /// The bytes its own palette would take.
         var ownPaletteBytes: Int
+        /// The pixels it added to `pixelsDrawn`, per colour of `all`.
+        var counted: [(color: Int, pixels: Int)]
+        /// The frames with these pixels: it and its repeats.
+        var count = 1
     }
 
     /// Every colour frames draw, in the order first drawn.
     private var all = ColorTable(capacity: colorLimit)
     /// Per colour of `all`: how many pixels draw it.
     private var pixelsDrawn: [Int] = []
+    /// The frames, a repeat counted in its original's `count`: frames with
+    /// the same pixels draw the same colours, so they keep or lose the
+    /// global palette together.
     private var frames: [Frame] = []
+    /// Per frame counted, in order: its position in `frames`.
+    private var frameGroups: [Int] = []
     /// The colours of the frame being counted, and their pixel counts.
     private var frame = ColorTable()
     private var frameCounts = [Int](repeating: 0, count: ColorTable.paletteCapacity)
 
     /// How many frames were counted.
-    var frameCount: Int { frames.count }
+    var frameCount: Int { frameGroups.count }
 
-    /// Counts the colours of the next frame.
-    mutating func add(_ patch: FramePatch) {
+    /// Counts the colours of the next frame, which has the same pixels as
+    /// frame `original` when that is given (so it draws what that one
+    /// draws, and is not counted again).
+    mutating func add(_ patch: FramePatch, repeating original: Int? = nil) {
+        if let original, frameGroups.indices.contains(original) {
+            let group = frameGroups[original]
+            frames[group].count += 1
+            for (color, pixels) in frames[group].counted {
+                pixelsDrawn[color] += pixels
+            }
+            frameGroups.append(group)
+            return
+        }
+        frameGroups.append(frames.count)
         frame.removeAll()
         var hasTransparentPixels = false, hasKeptPixels = false
         patch.pixels.withUnsafeBufferPointer { pixels in
@@ -60,19 +81,23 @@ struct ColorCensus {
         }
         let needsTransparent = hasTransparentPixels || hasKeptPixels
         var colors: [Int]? = frame.overflowed ? nil : []
+        var counted: [(color: Int, pixels: Int)] = []
         for (position, rgb) in frame.colors.enumerated() where colors != nil {
             if let found = all.insert(rgb) {
                 if found == pixelsDrawn.count {
                     pixelsDrawn.append(0)
                 }
                 pixelsDrawn[found] += frameCounts[position]
+                counted.append((found, frameCounts[position]))
                 colors?.append(found)
             } else {
                 colors = nil
             }
         }
         let ownEntries = frame.overflowed ? ColorTable.paletteCapacity : frame.count + (needsTransparent ? 1 : 0)
-        frames.append(Frame(colors: colors, hasTransparentPixels: hasTransparentPixels, ownPaletteBytes: 3 * FrameWriter.tableSize(ownEntries)))
+        frames.append(Frame(
+            colors: colors, hasTransparentPixels: hasTransparentPixels, ownPaletteBytes: 3 * FrameWriter.tableSize(ownEntries), counted: counted
+        ))
     }
 
     /// The global palette and which frames use it.
@@ -101,9 +126,10 @@ struct ColorCensus {
         func needsOwnTransparentEntry(_ onGlobal: [Bool]) -> Bool {
             frames.indices.contains { onGlobal[$0] && frames[$0].hasTransparentPixels && frames[$0].colors?.count == keptCount }
         }
+        let ownCosts = frames.map { $0.ownPaletteBytes * $0.count }
         // Drop colours, the one whose frames would lose least by having their
         // own palettes first, until the rest fit.
-        let onGlobal = peel(drawers: drawers, framesIn: frames.map { $0.colors != nil }, weight: { frames[$0].ownPaletteBytes }) { color, onGlobal in
+        let onGlobal = peel(drawers: drawers, framesIn: frames.map { $0.colors != nil }, weights: ownCosts) { color, onGlobal in
             guard keptCount + (needsOwnTransparentEntry(onGlobal) ? 1 : 0) > ColorTable.paletteCapacity else { return false }
             kept[color] = false
             keptCount -= 1
@@ -115,16 +141,16 @@ struct ColorCensus {
             keptCount -= 1
         }
         let entryCount = keptCount + (needsOwnTransparentEntry(onGlobal) ? 1 : 0)
-        let ownCost = frames.map(\.ownPaletteBytes).reduce(0, +)
-        let sharedCost = 3 * FrameWriter.tableSize(entryCount) + frames.indices.filter { !onGlobal[$0] }.map { frames[$0].ownPaletteBytes }.reduce(0, +)
+        let ownCost = ownCosts.reduce(0, +)
+        let sharedCost = 3 * FrameWriter.tableSize(entryCount) + frames.indices.filter { !onGlobal[$0] }.map { ownCosts[$0] }.reduce(0, +)
         guard onGlobal.contains(true), sharedCost <= ownCost || !onGlobal.contains(false) else {
-            return PalettePlan(global: nil, framesOnGlobal: [Bool](repeating: false, count: frames.count))
+            return PalettePlan(global: nil, framesOnGlobal: [Bool](repeating: false, count: frameCount))
         }
         // Index order, from the top: the colour that the fewest frames still
         // below it draw takes the highest free index; those frames now need
         // wide codes anyway, so their other colours stop counting.
         var order: [Int] = []
-        _ = peel(drawers: drawers.enumerated().map { kept[$0.offset] ? $0.element : [] }, framesIn: onGlobal, weight: { _ in 1 }) { color, _ in
+        _ = peel(drawers: drawers.enumerated().map { kept[$0.offset] ? $0.element : [] }, framesIn: onGlobal, weights: frames.map(\.count)) { color, _ in
             if kept[color] {
                 order.append(color)
             }
@@ -134,38 +160,116 @@ struct ColorCensus {
         for color in order.reversed() {
             table.insert(all.colors[color])
         }
-        return PalettePlan(global: GlobalPalette(colors: table, entryCount: entryCount), framesOnGlobal: onGlobal)
+        return PalettePlan(global: GlobalPalette(colors: table, entryCount: entryCount), framesOnGlobal: frameGroups.map { onGlobal[$0] })
     }
 
     /// Takes the colours out one at a time, the lightest first: a colour
-    /// weighs the summed `weight` of the frames still in that draw it (ties:
+    /// weighs the summed `weights` of the frames still in that draw it (ties:
     /// fewer pixels, then the larger value). `take` is asked first, with
     /// the frames still in; when it returns false, peeling stops. A frame
     /// that draws a taken colour is out: its colours weigh less. Returns the
     /// frames still in.
-    private func peel(drawers: [[Int]], framesIn: [Bool], weight: (Int) -> Int, take: (Int, [Bool]) -> Bool) -> [Bool] {
+    private func peel(drawers: [[Int]], framesIn: [Bool], weights frameWeights: [Int], take: (Int, [Bool]) -> Bool) -> [Bool] {
         var framesIn = framesIn
-        var weights = drawers.map { $0.filter { framesIn[$0] }.map(weight).reduce(0, +) }
+        var weights = [Int](repeating: 0, count: drawers.count)
+        for (color, numbers) in drawers.enumerated() {
+            for number in numbers where framesIn[number] {
+                weights[color] += frameWeights[number]
+            }
+        }
         // One number orders the colours: weight, pixels, and the value
         // reversed (20, 20 and 24 bits; larger weights and counts saturate).
+        let field = 1 << 20 - 1
         let taken = UInt64.max
-        func key(_ color: Int) -> UInt64 {
-            let field = 1 << 20 - 1
-            return UInt64(min(weights[color], field)) << 44 | UInt64(min(pixelsDrawn[color], field)) << 24 | UInt64(0xFF_FFFF - all.colors[color])
+        var keys = drawers.indices.map { color in
+            UInt64(min(weights[color], field)) << 44 | UInt64(min(pixelsDrawn[color], field)) << 24 | UInt64(0xFF_FFFF - all.colors[color])
         }
-        var keys = drawers.indices.map(key)
-        while let color = keys.indices.min(by: { keys[$0] < keys[$1] }), keys[color] != taken {
+        // Keys only fall as frames leave, so the queue holds every key a
+        // colour had; an entry that is not its colour's key now is stale.
+        var queue = KeyQueue(keys)
+        while let (least, color) = queue.popMinimum(), least != taken {
+            guard keys[color] == least else { continue }
             guard take(color, framesIn) else { break }
             keys[color] = taken
             for number in drawers[color] where framesIn[number] {
                 framesIn[number] = false
+                let weight = frameWeights[number]
                 for other in frames[number].colors ?? [] where keys[other] != taken {
-                    weights[other] -= weight(number)
-                    keys[other] = key(other)
+                    weights[other] -= weight
+                    // Only the weight's field changes.
+                    let key = keys[other] & (1 << 44 - 1) | UInt64(min(weights[other], field)) << 44
+                    if key != keys[other] {
+                        keys[other] = key
+                        queue.insert(key: key, color: other)
+                    }
                 }
             }
         }
         return framesIn
+    }
+}
+
+/// The colours' keys for `ColorCensus.peel`, least first: a binary min-heap,
+/// so that taking the lightest colour costs a logarithm, not a scan of all.
+private struct KeyQueue {
+    private var keys: [UInt64]
+    private var colors: [Int]
+
+    /// A queue of `keys`, each colour's at its position.
+    init(_ keys: [UInt64]) {
+        self.keys = keys
+        colors = Array(keys.indices)
+        for start in stride(from: keys.count / 2 - 1, through: 0, by: -1) {
+            siftDown(from: start)
+        }
+    }
+
+    mutating func insert(key: UInt64, color: Int) {
+        keys.append(key)
+        colors.append(color)
+        var child = keys.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard key < keys[parent] else { break }
+            keys[child] = keys[parent]
+            colors[child] = colors[parent]
+            child = parent
+        }
+        keys[child] = key
+        colors[child] = color
+    }
+
+    /// The least key and its colour, taken out; nil when none is left.
+    mutating func popMinimum() -> (key: UInt64, color: Int)? {
+        guard let lastKey = keys.popLast(), let lastColor = colors.popLast() else { return nil }
+        guard let key = keys.first, let color = colors.first else { return (lastKey, lastColor) }
+        keys[0] = lastKey
+        colors[0] = lastColor
+        siftDown(from: 0)
+        return (key, color)
+    }
+
+    private mutating func siftDown(from start: Int) {
+        let count = keys.count
+        keys.withUnsafeMutableBufferPointer { keys in
+            colors.withUnsafeMutableBufferPointer { colors in
+                let key = keys[start], color = colors[start]
+                var parent = start
+                while true {
+                    var child = 2 * parent + 1
+                    guard child < count else { break }
+                    if child + 1 < count && keys[child + 1] < keys[child] {
+                        child += 1
+                    }
+                    guard keys[child] < key else { break }
+                    keys[parent] = keys[child]
+                    colors[parent] = colors[child]
+                    parent = child
+                }
+                keys[parent] = key
+                colors[parent] = color
+            }
+        }
     }
 }
 

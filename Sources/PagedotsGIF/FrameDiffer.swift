@@ -120,27 +120,54 @@ final class FrameDiffer {
     /// Composites `input` over `box` into `scratch`; returns the rectangles of
     /// the pixels that differ from the target, and of those that go from
     /// opaque to transparent (nil when none).
+    ///
+    /// The target is always the previous input composited, so a pixel whose
+    /// input bytes did not change is the target's; and neighbouring pixels
+    /// often have the same bytes, so each composite is remembered for the next.
     private func compositeIntoScratch(_ input: [UInt8], over box: PixelRect) -> (changed: PixelRect?, cleared: PixelRect?) {
         if scratch.count < box.area {
             scratch = [CanvasPixel](repeating: .clear, count: box.area)
         }
         var changed = BoundingBox(), cleared = BoundingBox()
         input.withUnsafeBytes { bytes in
-            scratch.withUnsafeMutableBufferPointer { scratch in
-                target.withUnsafeBufferPointer { target in
-                    var out = 0
-                    for y in box.y..<box.maxY {
-                        for x in box.x..<box.maxX {
-                            let index = y * width + x
-                            let pixel = matte.composite(bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self).littleEndian)
-                            scratch[out] = pixel
-                            out += 1
-                            let old = target[index]
-                            if pixel != old {
-                                changed.include(row: y, from: x)
-                                if !pixel.isOpaque {
-                                    cleared.include(row: y, from: x)
+            previousInput.withUnsafeBytes { previous in
+                scratch.withUnsafeMutableBufferPointer { scratch in
+                    target.withUnsafeBufferPointer { target in
+                        var out = 0
+                        // composite(0) is clear.
+                        var lastInput: UInt32 = 0, lastPixel = CanvasPixel.clear
+                        for y in box.y..<box.maxY {
+                            var first = Int.max, last = -1, firstCleared = Int.max, lastCleared = -1
+                            for x in box.x..<box.maxX {
+                                let index = y * width + x
+                                let old = target[index]
+                                let raw = bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
+                                guard raw != previous.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self) else {
+                                    scratch[out] = old
+                                    out += 1
+                                    continue
                                 }
+                                if raw != lastInput {
+                                    lastInput = raw
+                                    lastPixel = matte.composite(raw.littleEndian)
+                                }
+                                let pixel = lastPixel
+                                scratch[out] = pixel
+                                out += 1
+                                if pixel != old {
+                                    first = min(first, x)
+                                    last = x
+                                    if !pixel.isOpaque {
+                                        firstCleared = min(firstCleared, x)
+                                        lastCleared = x
+                                    }
+                                }
+                            }
+                            if last >= 0 {
+                                changed.include(row: y, from: first, count: last - first + 1)
+                            }
+                            if lastCleared >= 0 {
+                                cleared.include(row: y, from: firstCleared, count: lastCleared - firstCleared + 1)
                             }
                         }
                     }
@@ -153,11 +180,9 @@ final class FrameDiffer {
     private func copyScratch(into box: PixelRect) {
         target.withUnsafeMutableBufferPointer { target in
             scratch.withUnsafeBufferPointer { scratch in
+                guard let target = target.baseAddress, let scratch = scratch.baseAddress else { return }
                 for row in 0..<box.height {
-                    let start = (box.y + row) * width + box.x
-                    for column in 0..<box.width {
-                        target[start + column] = scratch[row * box.width + column]
-                    }
+                    (target + (box.y + row) * width + box.x).update(from: scratch + row * box.width, count: box.width)
                 }
             }
         }
@@ -188,21 +213,22 @@ final class FrameDiffer {
         // A frame that changes nothing still needs a pixel in a GIF.
         let rect = changed.union(cleared) ?? PixelRect(x: 0, y: 0, width: 1, height: 1)
         let disposal: FramePatch.Disposal = cleared == nil ? .keep : .clear
-        var pixels = [PatchPixel](repeating: 0, count: rect.area)
-        pixels.withUnsafeMutableBufferPointer { pixels in
+        let clears = disposal == .clear
+        let pixels = [PatchPixel](unsafeUninitializedCapacity: rect.area) { pixels, initialized in
             target.withUnsafeBufferPointer { target in
                 display.withUnsafeMutableBufferPointer { display in
                     var out = 0
                     for y in rect.y..<rect.maxY {
                         for index in y * width + rect.x ..< y * width + rect.maxX {
                             let pixel = target[index]
-                            pixels[out] = pixel == display[index] && pixel.isOpaque ? .kept(pixel) : pixel
+                            pixels.initializeElement(at: out, to: pixel == display[index] && pixel.isOpaque ? .kept(pixel) : pixel)
                             out += 1
-                            display[index] = disposal == .clear ? .clear : pixel
+                            display[index] = clears ? .clear : pixel
                         }
                     }
                 }
             }
+            initialized = rect.area
         }
         return FramePatch(rect: rect, disposal: disposal, delayMilliseconds: delay, pixels: pixels)
     }
