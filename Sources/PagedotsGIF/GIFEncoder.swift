@@ -19,6 +19,9 @@ public final class GIFEncoder {
     /// to compare with the files written without.)
     var rememberedPixelLimit = 1 << 18
 
+    /// The LZW table, reused from file to file.
+    private let lzw = LZWEncoder()
+
     public init() {}
 
     /// The GIF file of an animation of `frameCount` frames of `width × height`.
@@ -73,7 +76,8 @@ public final class GIFEncoder {
             // A transparent index that needs an entry of its own gets black.
             globalColors: palette.map { $0.colors.colors + repeatElement(0, count: $0.entryCount - $0.colors.count) },
             globalSize: FrameWriter.tableSize(palette?.entryCount ?? 0),
-            backgroundIndex: 0
+            backgroundIndex: 0,
+            lzw: lzw
         )
         if frameTotal > 1 {
             Self.appendLoop(plays: plays, to: file)
