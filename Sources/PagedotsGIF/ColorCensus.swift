@@ -57,11 +57,13 @@ struct ColorCensus {
         patch.pixels.withUnsafeBufferPointer { pixels in
             frameCounts.withUnsafeMutableBufferPointer { counts in
                 var previous: PatchPixel = 0
-                var position = 0
+                // A run of one colour needs one probe, and is counted at its end.
+                var position = 0, run = 0
                 for pixel in pixels {
                     if pixel.mustDraw {
                         if pixel != previous {
-                            // A run of one colour needs one probe.
+                            counts[position] += run
+                            run = 0
                             let known = frame.count
                             guard let found = frame.insert(pixel.rgb) else { continue }
                             position = found
@@ -70,13 +72,14 @@ struct ColorCensus {
                             }
                             previous = pixel
                         }
-                        counts[position] += 1
+                        run += 1
                     } else if pixel.isKept {
                         hasKeptPixels = true
                     } else {
                         hasTransparentPixels = true
                     }
                 }
+                counts[position] += run
             }
         }
         let needsTransparent = hasTransparentPixels || hasKeptPixels
@@ -129,8 +132,12 @@ struct ColorCensus {
         let ownCosts = frames.map { $0.ownPaletteBytes * $0.count }
         // Drop colours, the one whose frames would lose least by having their
         // own palettes first, until the rest fit.
-        let onGlobal = peel(drawers: drawers, framesIn: frames.map { $0.colors != nil }, weights: ownCosts) { color, onGlobal in
-            guard keptCount + (needsOwnTransparentEntry(onGlobal) ? 1 : 0) > ColorTable.paletteCapacity else { return false }
+        func fits(_ onGlobal: [Bool]) -> Bool {
+            keptCount + (needsOwnTransparentEntry(onGlobal) ? 1 : 0) <= ColorTable.paletteCapacity
+        }
+        let canUseGlobal = frames.map { $0.colors != nil }
+        let onGlobal = fits(canUseGlobal) ? canUseGlobal : peel(drawers: drawers, framesIn: canUseGlobal, weights: ownCosts) { color, onGlobal in
+            guard !fits(onGlobal) else { return false }
             kept[color] = false
             keptCount -= 1
             return true

@@ -133,41 +133,40 @@ final class FrameDiffer {
             previousInput.withUnsafeBytes { previous in
                 scratch.withUnsafeMutableBufferPointer { scratch in
                     target.withUnsafeBufferPointer { target in
-                        var out = 0
+                        guard let bytes = bytes.baseAddress, let previous = previous.baseAddress,
+                              let scratch = scratch.baseAddress, let target = target.baseAddress else { return }
                         // composite(0) is clear.
                         var lastInput: UInt32 = 0, lastPixel = CanvasPixel.clear
-                        for y in box.y..<box.maxY {
+                        for row in 0..<box.height {
+                            let y = box.y + row, start = y * width + box.x
+                            let input = bytes + 4 * start, before = previous + 4 * start
+                            let old = target + start, new = scratch + row * box.width
                             var first = Int.max, last = -1, firstCleared = Int.max, lastCleared = -1
-                            for x in box.x..<box.maxX {
-                                let index = y * width + x
-                                let old = target[index]
-                                let raw = bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
-                                guard raw != previous.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self) else {
-                                    scratch[out] = old
-                                    out += 1
+                            for x in 0..<box.width {
+                                let raw = input.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self)
+                                guard raw != before.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self) else {
+                                    new[x] = old[x]
                                     continue
                                 }
                                 if raw != lastInput {
                                     lastInput = raw
                                     lastPixel = matte.composite(raw.littleEndian)
                                 }
-                                let pixel = lastPixel
-                                scratch[out] = pixel
-                                out += 1
-                                if pixel != old {
+                                new[x] = lastPixel
+                                if lastPixel != old[x] {
                                     first = min(first, x)
                                     last = x
-                                    if !pixel.isOpaque {
+                                    if !lastPixel.isOpaque {
                                         firstCleared = min(firstCleared, x)
                                         lastCleared = x
                                     }
                                 }
                             }
                             if last >= 0 {
-                                changed.include(row: y, from: first, count: last - first + 1)
+                                changed.include(row: y, from: box.x + first, count: last - first + 1)
                             }
                             if lastCleared >= 0 {
-                                cleared.include(row: y, from: firstCleared, count: lastCleared - firstCleared + 1)
+                                cleared.include(row: y, from: box.x + firstCleared, count: lastCleared - firstCleared + 1)
                             }
                         }
                     }
@@ -217,13 +216,18 @@ final class FrameDiffer {
         let pixels = [PatchPixel](unsafeUninitializedCapacity: rect.area) { pixels, initialized in
             target.withUnsafeBufferPointer { target in
                 display.withUnsafeMutableBufferPointer { display in
-                    var out = 0
-                    for y in rect.y..<rect.maxY {
-                        for index in y * width + rect.x ..< y * width + rect.maxX {
-                            let pixel = target[index]
-                            pixels.initializeElement(at: out, to: pixel == display[index] && pixel.isOpaque ? .kept(pixel) : pixel)
-                            out += 1
-                            display[index] = clears ? .clear : pixel
+                    guard let pixels = pixels.baseAddress, let target = target.baseAddress, let display = display.baseAddress else { return }
+                    for row in 0..<rect.height {
+                        let start = (rect.y + row) * width + rect.x
+                        let shown = target + start, before = display + start, out = pixels + row * rect.width
+                        for x in 0..<rect.width {
+                            let pixel = shown[x]
+                            (out + x).initialize(to: pixel == before[x] && pixel.isOpaque ? .kept(pixel) : pixel)
+                        }
+                        if clears {
+                            before.update(repeating: .clear, count: rect.width)
+                        } else {
+                            before.update(from: shown, count: rect.width)
                         }
                     }
                 }

@@ -290,7 +290,8 @@ final class FrameWriter {
     @discardableResult
     private static func resized<Result>(_ buffer: inout [UInt8], to count: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Result) -> Result {
         if buffer.count != count {
-            buffer = [UInt8](repeating: 0, count: count)
+            buffer.removeAll(keepingCapacity: true)
+            buffer.append(contentsOf: repeatElement(0, count: count))
         }
         return buffer.withUnsafeMutableBufferPointer { body($0) }
     }

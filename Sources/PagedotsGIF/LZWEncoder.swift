@@ -7,21 +7,22 @@
 /// when, after a code is written, the next new code would not fit it; when
 /// the next new code would be 4095, a clear code instead, and the table and
 /// width start over; the last string and the end code at the end. Only the
-/// table is faster: open addressing, inlined, and emptied by a new stamp
-/// instead of being cleared (giflib clears a 32 KiB table per image and calls
-/// a function per pixel, the larger part of its time on small frames).
+/// table is faster: open addressing, inlined, and no larger than the image
+/// needs (giflib clears a 32 KiB table per image and calls a function per
+/// pixel, the larger part of its time on small frames), so that it stays in
+/// the processor's first-level cache.
 ///
 /// Keeps its table between images, so it is not `Sendable`: one per `GIFFileWriter`.
 final class LZWEncoder {
     /// The codes are 12 bits at most; giflib clears when the next code would be this.
     private static let codeLimit = 4095
-    /// Table slots: a power of two, twice the most codes, so probes stay short.
-    private static let slotCount = 1 << 13
-    /// Per slot: the stamp in the high 32 bits (0: empty), then the string
-    /// (prefix code << 8 | index, 20 bits), then its code (12 bits).
-    private var slots = [UInt64](repeating: 0, count: slotCount)
-    /// The last stamp used; a new one empties the table.
-    private var stamp: UInt64 = 0
+    /// Table slots at most: a power of two, twice the most codes, so that
+    /// probes stay short.
+    private static let slotLimit = 1 << 13
+    /// Per slot: the string (prefix code << 8 | index, 20 bits), then its
+    /// code (12 bits); all ones when empty (no string has prefix 4095).
+    private var slots = [UInt32](repeating: emptySlot, count: slotLimit)
+    private static let emptySlot = UInt32.max
     /// The data bytes before they are cut into sub-blocks, reused (only its
     /// first bytes are the current image's).
     private var data: [UInt8] = []
@@ -36,13 +37,13 @@ final class LZWEncoder {
         if data.count < bound {
             data = [UInt8](repeating: 0, count: bound)
         }
-        var stamp = self.stamp
+        // Twice the codes this image can make, at most the limit.
+        let slotBits = min(Self.slotLimit.trailingZeroBitCount, max(6, Int.bitWidth - (2 * indices.count).leadingZeroBitCount))
         let count = data.withUnsafeMutableBufferPointer { data in
             slots.withUnsafeMutableBufferPointer { slots in
-                Self.compress(indices, minimumCodeSize: minimumCodeSize, stamp: &stamp, slots: slots, into: data)
+                Self.compress(indices, minimumCodeSize: minimumCodeSize, slots: UnsafeMutableBufferPointer(rebasing: slots[..<(1 << slotBits)]), into: data)
             }
         }
-        self.stamp = stamp
         // Sub-blocks of 255 bytes, the last one shorter, then an empty one.
         var start = 0
         while start < count {
@@ -54,14 +55,15 @@ final class LZWEncoder {
         output.append(0)
     }
 
-    /// Compresses `indices` into `data`; returns the bytes written.
-    /// `stamp` is the last stamp used in `slots`.
+    /// Compresses `indices` into `data` with `slots` (a power of two of
+    /// them, more than twice the codes) as the table; returns the bytes written.
     private static func compress(
-        _ indices: UnsafeBufferPointer<UInt8>, minimumCodeSize: Int, stamp lastStamp: inout UInt64,
-        slots: UnsafeMutableBufferPointer<UInt64>, into data: UnsafeMutableBufferPointer<UInt8>
+        _ indices: UnsafeBufferPointer<UInt8>, minimumCodeSize: Int,
+        slots: UnsafeMutableBufferPointer<UInt32>, into data: UnsafeMutableBufferPointer<UInt8>
     ) -> Int {
         let clearCode = 1 << minimumCodeSize, endCode = clearCode + 1
-        var stamp = newStamp(after: &lastStamp, slots: slots)
+        let slotMask = slots.count - 1, hashShift = UInt64(64 - slots.count.trailingZeroBitCount)
+        slots.update(repeating: emptySlot)
         var bits = minimumCodeSize + 1, nextCode = endCode + 1
         var bitBuffer: UInt64 = 0, bitCount = 0, written = 0
         /// Writes `code` at the current width, then widens it when the
@@ -82,16 +84,16 @@ final class LZWEncoder {
         emit(clearCode)
         if var prefix = indices.first.map(Int.init) {
             for index in indices.dropFirst() {
-                let key = UInt64(prefix) << 8 | UInt64(index)
-                var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 51)
+                let key = UInt32(truncatingIfNeeded: prefix) << 8 | UInt32(index)
+                var slot = Int(truncatingIfNeeded: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15) >> hashShift)
                 var found = false
-                while slots[slot] >> 32 == stamp >> 32 {
-                    if slots[slot] >> 12 & 0xF_FFFF == key {
+                while slots[slot] != emptySlot {
+                    if slots[slot] >> 12 == key {
                         prefix = Int(slots[slot] & 0xFFF)
                         found = true
                         break
                     }
-                    slot = (slot + 1) & (slotCount - 1)
+                    slot = (slot + 1) & slotMask
                 }
                 if found { continue }
                 emit(prefix)
@@ -100,9 +102,9 @@ final class LZWEncoder {
                     emit(clearCode)
                     bits = minimumCodeSize + 1
                     nextCode = endCode + 1
-                    stamp = newStamp(after: &lastStamp, slots: slots)
+                    slots.update(repeating: emptySlot)
                 } else {
-                    slots[slot] = stamp | key << 12 | UInt64(nextCode)
+                    slots[slot] = key << 12 | UInt32(nextCode)
                     nextCode += 1
                 }
             }
@@ -114,16 +116,5 @@ final class LZWEncoder {
             written += 1
         }
         return written
-    }
-
-    /// Empties the table: the next stamp, which no slot holds (after 2^32
-    /// of them, by zeroing the slots), in the high 32 bits.
-    private static func newStamp(after stamp: inout UInt64, slots: UnsafeMutableBufferPointer<UInt64>) -> UInt64 {
-        if stamp == UInt64(UInt32.max) {
-            slots.update(repeating: 0)
-            stamp = 0
-        }
-        stamp += 1
-        return stamp << 32
     }
 }
