@@ -85,10 +85,10 @@ final class GIFFileWriter {
     /// palette and its codes start at `codeBits` (2…8) bits, which must cover
     /// every index it uses.
     ///
-    /// The image is written here, not by giflib, whose state is the same
-    /// before and after a whole image: the descriptor and palette as
-    /// `EGifPutImageDesc` writes them, and the LZW data as `EGifPutLine` does
-    /// (`LZWEncoder`, code for code).
+    /// The image is written here, not by giflib (nothing giflib writes after
+    /// it depends on it): the descriptor and palette as `EGifPutImageDesc`
+    /// writes them, and the LZW data as `EGifPutLine` does (`LZWEncoder`,
+    /// code for code).
     func appendImage(rect: PixelRect, localColors: [UInt32]?, localSize: Int, codeBits: Int, indices: [UInt8]) {
         let tableBits = Int.bitWidth - 1 - localSize.leadingZeroBitCount
         output.bytes.append(0x2C)
@@ -121,7 +121,6 @@ final class GIFFileWriter {
     /// An image that `appendImage` wrote before (its bytes from the
     /// descriptor on, as `lastBytes` gave them), again with its top left
     /// corner at `rect`'s: the descriptor's position is all that changes.
-    /// giflib has finished that image, so the file stays in step.
     func appendImage(copying image: [UInt8], at rect: PixelRect) {
         let start = output.bytes.count
         output.bytes.append(contentsOf: image)
