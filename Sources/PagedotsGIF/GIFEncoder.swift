@@ -19,9 +19,6 @@ public final class GIFEncoder {
     /// to compare with the files written without.)
     var rememberedPixelLimit = 1 << 18
 
-    /// The LZW table, reused from file to file.
-    private let lzw = LZWEncoder()
-
     public init() {}
 
     /// The GIF file of an animation of `frameCount` frames of `width × height`.
@@ -76,8 +73,7 @@ public final class GIFEncoder {
             // A transparent index that needs an entry of its own gets black.
             globalColors: palette.map { $0.colors.colors + repeatElement(0, count: $0.entryCount - $0.colors.count) },
             globalSize: FrameWriter.tableSize(palette?.entryCount ?? 0),
-            backgroundIndex: 0,
-            lzw: lzw
+            backgroundIndex: 0
         )
         if frameTotal > 1 {
             Self.appendLoop(plays: plays, to: file)

@@ -1,14 +1,13 @@
 import CGif
 
 /// A GIF file written by giflib's encoder (`EGif…`) into memory: the screen
-/// descriptor and global palette, the NETSCAPE2.0 loop extension and graphic
-/// control extensions; and images, which it writes itself as giflib would,
-/// with `lzw` (reused from file to file).
+/// descriptor and global palette, the NETSCAPE2.0 loop extension, graphic
+/// control extensions, and images whose LZW compression giflib does.
 ///
 /// Images can be written as candidates: `appendSmallest` writes several
 /// encodings of one frame and keeps the smallest, discarding the others'
-/// bytes. Each image starts afresh, so what was written before a discarded
-/// candidate stays valid.
+/// bytes. giflib starts each image afresh (`EGifPutImageDesc` resets its LZW
+/// state), so what it wrote before a discarded candidate stays valid.
 ///
 /// Only a failed allocation inside giflib can make a call fail, never the
 /// pixels, so failures are preconditions.
@@ -20,13 +19,11 @@ final class GIFFileWriter {
 
     private let output = Output()
     private var file: UnsafeMutablePointer<GifFileType>?
-    private let lzw: LZWEncoder
 
     /// Opens the file and writes its header, logical screen descriptor and
     /// global palette (`globalColors`, 24-bit RGB, padded to `globalSize`
     /// entries, a power of two), or no global palette when `globalColors` is nil.
-    init(width: Int, height: Int, globalColors: [UInt32]?, globalSize: Int, backgroundIndex: Int, lzw: LZWEncoder) {
-        self.lzw = lzw
+    init(width: Int, height: Int, globalColors: [UInt32]?, globalSize: Int, backgroundIndex: Int) {
         var error: Int32 = 0
         let opened = EGifOpen(Unmanaged.passUnretained(output).toOpaque(), { file, data, count in
             guard let file, let data, count >= 0, let userData = file.pointee.UserData else { return 0 }
@@ -84,29 +81,29 @@ final class GIFFileWriter {
     /// its LZW codes start at that palette's width; without, it uses the global
     /// palette and its codes start at `codeBits` (2…8) bits, which must cover
     /// every index it uses.
-    ///
-    /// The image is written here, not by giflib (nothing giflib writes after
-    /// it depends on it): the descriptor and palette as `EGifPutImageDesc`
-    /// writes them, and the LZW data as `EGifPutLine` does (`LZWEncoder`,
-    /// code for code).
     func appendImage(rect: PixelRect, localColors: [UInt32]?, localSize: Int, codeBits: Int, indices: [UInt8]) {
-        let tableBits = Int.bitWidth - 1 - localSize.leadingZeroBitCount
-        output.bytes.append(0x2C)
-        for value in [rect.x, rect.y, rect.width, rect.height] {
-            output.bytes.append(UInt8(truncatingIfNeeded: value))
-            output.bytes.append(UInt8(truncatingIfNeeded: value >> 8))
-        }
-        // Packed fields: a local table and its size (never interlaced).
-        output.bytes.append(localColors == nil ? 0 : 0x80 | UInt8(tableBits - 1))
-        if let localColors {
-            for color in localColors + repeatElement(0, count: localSize - localColors.count) {
-                output.bytes.append(UInt8(truncatingIfNeeded: color))
-                output.bytes.append(UInt8(truncatingIfNeeded: color >> 8))
-                output.bytes.append(UInt8(truncatingIfNeeded: color >> 16))
+        guard let file else { return }
+        if localColors == nil {
+            // giflib starts the LZW codes at the width of the palette in use;
+            // for the global one that is the screen's palette, which is
+            // already written, so its recorded width can be the image's.
+            file.pointee.SColorMap?.pointee.BitsPerPixel = Int32(codeBits)
+            // Going back to the global palette, giflib forgets the last local
+            // one without freeing it.
+            if let previous = file.pointee.Image.ColorMap {
+                GifFreeMapObject(previous)
+                file.pointee.Image.ColorMap = nil
             }
         }
-        indices.withUnsafeBufferPointer { indices in
-            lzw.append(indices, minimumCodeSize: max(2, localColors == nil ? codeBits : tableBits), to: &output.bytes)
+        let status = Self.withColorMap(localColors, size: localSize) { map in
+            EGifPutImageDesc(file, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), false, map)
+        }
+        Self.check(status, "EGifPutImageDesc")
+        // EGifPutLine takes any number of pixels (here all rows at once) and
+        // masks them in place to the code width: it gets a copy.
+        var pixels = indices
+        pixels.withUnsafeMutableBufferPointer { pixels in
+            Self.check(EGifPutLine(file, pixels.baseAddress, Int32(pixels.count)), "EGifPutLine")
         }
     }
 
@@ -121,6 +118,7 @@ final class GIFFileWriter {
     /// An image that `appendImage` wrote before (its bytes from the
     /// descriptor on, as `lastBytes` gave them), again with its top left
     /// corner at `rect`'s: the descriptor's position is all that changes.
+    /// giflib has finished that image, so the file stays in step.
     func appendImage(copying image: [UInt8], at rect: PixelRect) {
         let start = output.bytes.count
         output.bytes.append(contentsOf: image)
