@@ -191,92 +191,55 @@ struct ColorCensus {
         var keys = drawers.indices.map { color in
             UInt64(min(weights[color], field)) << 44 | UInt64(min(pixelsDrawn[color], field)) << 24 | UInt64(0xFF_FFFF - all.colors[color])
         }
-        // Keys only fall as frames leave, so the queue holds every key a
-        // colour had; an entry that is not its colour's key now is stale.
-        var queue = KeyQueue(keys)
-        while let (least, color) = queue.popMinimum(), least != taken {
-            guard keys[color] == least else { continue }
+        // A binary heap of the colours not taken, lightest on top. Keys
+        // change only when frames leave, a few times per peel: the heap is
+        // then made again, in time proportional to the colours.
+        var heap = Array(keys.indices)
+        func siftDown(from start: Int) {
+            let color = heap[start], key = keys[color]
+            var parent = start
+            while true {
+                var child = 2 * parent + 1
+                guard child < heap.count else { break }
+                if child + 1 < heap.count && keys[heap[child + 1]] < keys[heap[child]] {
+                    child += 1
+                }
+                guard keys[heap[child]] < key else { break }
+                heap[parent] = heap[child]
+                parent = child
+            }
+            heap[parent] = color
+        }
+        func makeHeap() {
+            for start in stride(from: heap.count / 2 - 1, through: 0, by: -1) {
+                siftDown(from: start)
+            }
+        }
+        makeHeap()
+        while let color = heap.first, keys[color] != taken {
             guard take(color, framesIn) else { break }
             keys[color] = taken
+            let last = heap.removeLast()
+            if !heap.isEmpty {
+                heap[0] = last
+                siftDown(from: 0)
+            }
+            var rekeyed = false
             for number in drawers[color] where framesIn[number] {
                 framesIn[number] = false
                 let weight = frameWeights[number]
                 for other in frames[number].colors ?? [] where keys[other] != taken {
                     weights[other] -= weight
                     // Only the weight's field changes.
-                    let key = keys[other] & (1 << 44 - 1) | UInt64(min(weights[other], field)) << 44
-                    if key != keys[other] {
-                        keys[other] = key
-                        queue.insert(key: key, color: other)
-                    }
+                    keys[other] = keys[other] & (1 << 44 - 1) | UInt64(min(weights[other], field)) << 44
+                    rekeyed = true
                 }
+            }
+            if rekeyed {
+                makeHeap()
             }
         }
         return framesIn
-    }
-}
-
-/// The colours' keys for `ColorCensus.peel`, least first: a binary min-heap,
-/// so that taking the lightest colour costs a logarithm, not a scan of all.
-private struct KeyQueue {
-    private var keys: [UInt64]
-    private var colors: [Int]
-
-    /// A queue of `keys`, each colour's at its position.
-    init(_ keys: [UInt64]) {
-        self.keys = keys
-        colors = Array(keys.indices)
-        for start in stride(from: keys.count / 2 - 1, through: 0, by: -1) {
-            siftDown(from: start)
-        }
-    }
-
-    mutating func insert(key: UInt64, color: Int) {
-        keys.append(key)
-        colors.append(color)
-        var child = keys.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard key < keys[parent] else { break }
-            keys[child] = keys[parent]
-            colors[child] = colors[parent]
-            child = parent
-        }
-        keys[child] = key
-        colors[child] = color
-    }
-
-    /// The least key and its colour, taken out; nil when none is left.
-    mutating func popMinimum() -> (key: UInt64, color: Int)? {
-        guard let lastKey = keys.popLast(), let lastColor = colors.popLast() else { return nil }
-        guard let key = keys.first, let color = colors.first else { return (lastKey, lastColor) }
-        keys[0] = lastKey
-        colors[0] = lastColor
-        siftDown(from: 0)
-        return (key, color)
-    }
-
-    private mutating func siftDown(from start: Int) {
-        let count = keys.count
-        keys.withUnsafeMutableBufferPointer { keys in
-            colors.withUnsafeMutableBufferPointer { colors in
-                let key = keys[start], color = colors[start]
-                var parent = start
-                while true {
-                    var child = 2 * parent + 1
-                    guard child < count else { break }
-                    if child + 1 < count && keys[child + 1] < keys[child] {
-                        child += 1
-                    }
-                    guard keys[child] < key else { break }
-                    keys[parent] = keys[child]
-                    colors[parent] = colors[child]
-                    parent = child
-                }
-                keys[parent] = key
-                colors[parent] = color
-            }
-        }
     }
 }
 
