@@ -117,8 +117,18 @@ struct ColorCensus {
     /// do not draw). The order of the colours keeps as many frames as it can
     /// on low indices, where their LZW codes start narrower.
     func plan() -> PalettePlan {
-        // Per colour: the frames that draw it.
-        var drawers = [[Int]](repeating: [], count: all.count)
+        // Per colour: the frames that draw it (each list allocated once).
+        var drawerCounts = [Int](repeating: 0, count: all.count)
+        for frame in frames {
+            for color in frame.colors ?? [] {
+                drawerCounts[color] += 1
+            }
+        }
+        var drawers = drawerCounts.map { count in
+            var numbers: [Int] = []
+            numbers.reserveCapacity(count)
+            return numbers
+        }
         for (number, frame) in frames.enumerated() {
             for color in frame.colors ?? [] {
                 drawers[color].append(number)
@@ -195,34 +205,14 @@ struct ColorCensus {
         // change only when frames leave, a few times per peel: the heap is
         // then made again, in time proportional to the colours.
         var heap = Array(keys.indices)
-        func siftDown(from start: Int) {
-            let color = heap[start], key = keys[color]
-            var parent = start
-            while true {
-                var child = 2 * parent + 1
-                guard child < heap.count else { break }
-                if child + 1 < heap.count && keys[heap[child + 1]] < keys[heap[child]] {
-                    child += 1
-                }
-                guard keys[heap[child]] < key else { break }
-                heap[parent] = heap[child]
-                parent = child
-            }
-            heap[parent] = color
-        }
-        func makeHeap() {
-            for start in stride(from: heap.count / 2 - 1, through: 0, by: -1) {
-                siftDown(from: start)
-            }
-        }
-        makeHeap()
+        Self.makeHeap(&heap, keys: keys)
         while let color = heap.first, keys[color] != taken {
             guard take(color, framesIn) else { break }
             keys[color] = taken
             let last = heap.removeLast()
             if !heap.isEmpty {
                 heap[0] = last
-                siftDown(from: 0)
+                Self.siftDown(&heap, from: 0, keys: keys)
             }
             var rekeyed = false
             for number in drawers[color] where framesIn[number] {
@@ -236,10 +226,34 @@ struct ColorCensus {
                 }
             }
             if rekeyed {
-                makeHeap()
+                Self.makeHeap(&heap, keys: keys)
             }
         }
         return framesIn
+    }
+
+    /// Orders `heap` (colours) as a binary heap, least key on top.
+    private static func makeHeap(_ heap: inout [Int], keys: [UInt64]) {
+        for start in stride(from: heap.count / 2 - 1, through: 0, by: -1) {
+            siftDown(&heap, from: start, keys: keys)
+        }
+    }
+
+    /// Moves the colour at `start` down `heap` to where its key belongs.
+    private static func siftDown(_ heap: inout [Int], from start: Int, keys: [UInt64]) {
+        let color = heap[start], key = keys[color]
+        var parent = start
+        while true {
+            var child = 2 * parent + 1
+            guard child < heap.count else { break }
+            if child + 1 < heap.count && keys[heap[child + 1]] < keys[heap[child]] {
+                child += 1
+            }
+            guard keys[heap[child]] < key else { break }
+            heap[parent] = heap[child]
+            parent = child
+        }
+        heap[parent] = color
     }
 }
 
