@@ -21,7 +21,8 @@ final class FrameDiffer {
     /// clears what must be transparent when the first frame comes back.
     private let loops: Bool
 
-    /// The last input frame's bytes.
+    /// The last input frame's bytes (shared with the caller's first frame,
+    /// then a copy of our own).
     private var previousInput: [UInt8] = []
     /// The image the pending frame must show (every pixel composited).
     private var target: [CanvasPixel]
@@ -47,15 +48,20 @@ final class FrameDiffer {
     /// previous frame once it is complete, nil when this frame was merged
     /// into it or is the first.
     func add(_ input: [UInt8], delayMilliseconds delay: Int) -> FramePatch? {
-        defer { previousInput = input }
         guard let pending else {
             start(with: input, delay: delay)
+            previousInput = input
             return nil
         }
         guard let box = Self.changedRect(from: previousInput, to: input, width: width) else {
             self.pending = (pending.changed, Self.addDelays(pending.delayMilliseconds, delay))
             return nil
         }
+        // The previous input becomes this one where it differs. Kept as a
+        // copy of our own, not a reference to the caller's array: a caller
+        // that draws the next frame into the same array (as `ImageMaker`
+        // does) then need not copy all of it first.
+        defer { copyInput(input, over: box) }
         let (changed, cleared) = compositeIntoScratch(input, over: box)
         guard let changed else {
             // Different bytes, the same picture (e.g. another colour at alpha 0).
@@ -174,6 +180,18 @@ final class FrameDiffer {
             }
         }
         return (changed.rect, cleared.rect)
+    }
+
+    private func copyInput(_ input: [UInt8], over box: PixelRect) {
+        previousInput.withUnsafeMutableBytes { previous in
+            input.withUnsafeBytes { input in
+                guard let previous = previous.baseAddress, let input = input.baseAddress else { return }
+                for y in box.y..<box.maxY {
+                    let offset = 4 * (y * width + box.x)
+                    (previous + offset).copyMemory(from: input + offset, byteCount: 4 * box.width)
+                }
+            }
+        }
     }
 
     private func copyScratch(into box: PixelRect) {
