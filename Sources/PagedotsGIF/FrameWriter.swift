@@ -23,6 +23,9 @@ final class FrameWriter {
     private var hidden: [UInt8] = []
     /// Per palette index: whether the frame draws it.
     private var drawn = [Bool](repeating: false, count: ColorTable.paletteCapacity + 1)
+    /// The positions of a frame's pixels that it does not draw (kept or
+    /// transparent), found while indexing the others, reused.
+    private var undrawn: [Int32] = []
     /// Which frames repeat an earlier one's pixels.
     private let repeats: PatchRepeats
     /// The image (descriptor, palette and LZW data, as giflib wrote it) that
@@ -166,45 +169,55 @@ final class FrameWriter {
     /// palette may be missing from the global one).
     private func index(_ patch: FramePatch, colors: ColorTable, indexLimit: Int) -> Fit {
         var hasHiddenPixels = false, hasKeptPixels = false
+        if undrawn.count < patch.pixels.count {
+            undrawn = [Int32](repeating: 0, count: patch.pixels.count)
+        }
         let fits = Self.resized(&simple, to: patch.pixels.count) { indices in
             drawn.withUnsafeMutableBufferPointer { drawn in
-                patch.pixels.withUnsafeBufferPointer { pixels in
-                    drawn.update(repeating: false)
-                    // Runs of one colour need one probe.
-                    var previous: PatchPixel = 0, previousIndex = 0
-                    for position in pixels.indices where pixels[position].mustDraw {
-                        let pixel = pixels[position]
-                        if pixel != previous {
-                            guard let index = colors.position(of: pixel.rgb) else { return false }
-                            previous = pixel
-                            previousIndex = index
-                            drawn[index] = true
-                        }
-                        indices[position] = UInt8(truncatingIfNeeded: previousIndex)
-                    }
-                    let free = drawn.firstIndex(of: false) ?? ColorTable.paletteCapacity
-                    let transparentIndex = free < indexLimit ? free : nil
-                    var previousKept: PatchPixel = 0, previousKeptIndex: Int?
-                    for position in pixels.indices where !pixels[position].mustDraw {
-                        let pixel = pixels[position]
-                        var own: Int?
-                        if pixel.isKept {
-                            hasKeptPixels = true
-                            if pixel != previousKept {
-                                previousKept = pixel
-                                previousKeptIndex = colors.position(of: pixel.rgb)
+                undrawn.withUnsafeMutableBufferPointer { undrawn in
+                    patch.pixels.withUnsafeBufferPointer { pixels in
+                        drawn.update(repeating: false)
+                        // Runs of one colour need one probe.
+                        var previous: PatchPixel = 0, previousIndex = 0, undrawnCount = 0
+                        for position in pixels.indices {
+                            let pixel = pixels[position]
+                            guard pixel.mustDraw else {
+                                undrawn[undrawnCount] = Int32(truncatingIfNeeded: position)
+                                undrawnCount += 1
+                                continue
                             }
-                            own = previousKeptIndex
+                            if pixel != previous {
+                                guard let index = colors.position(of: pixel.rgb) else { return false }
+                                previous = pixel
+                                previousIndex = index
+                                drawn[index] = true
+                            }
+                            indices[position] = UInt8(truncatingIfNeeded: previousIndex)
                         }
-                        if let own, drawn[own] {
-                            indices[position] = UInt8(truncatingIfNeeded: own)
-                            continue
+                        let free = drawn.firstIndex(of: false) ?? ColorTable.paletteCapacity
+                        let transparentIndex = free < indexLimit ? free : nil
+                        var previousKept: PatchPixel = 0, previousKeptIndex: Int?
+                        for position in undrawn[..<undrawnCount].lazy.map(Int.init) {
+                            let pixel = pixels[position]
+                            var own: Int?
+                            if pixel.isKept {
+                                hasKeptPixels = true
+                                if pixel != previousKept {
+                                    previousKept = pixel
+                                    previousKeptIndex = colors.position(of: pixel.rgb)
+                                }
+                                own = previousKeptIndex
+                            }
+                            if let own, drawn[own] {
+                                indices[position] = UInt8(truncatingIfNeeded: own)
+                                continue
+                            }
+                            hasHiddenPixels = true
+                            guard let index = transparentIndex ?? own else { return false }
+                            indices[position] = UInt8(truncatingIfNeeded: index)
                         }
-                        hasHiddenPixels = true
-                        guard let index = transparentIndex ?? own else { return false }
-                        indices[position] = UInt8(truncatingIfNeeded: index)
+                        return true
                     }
-                    return true
                 }
             }
         }
