@@ -201,20 +201,13 @@ struct ColorCensus {
         var keys = drawers.indices.map { color in
             UInt64(min(weights[color], field)) << 44 | UInt64(min(pixelsDrawn[color], field)) << 24 | UInt64(0xFF_FFFF - all.colors[color])
         }
-        // A binary heap of the colours not taken, lightest on top. Keys
-        // change only when frames leave, a few times per peel: the heap is
-        // then made again, in time proportional to the colours.
-        var heap = Array(keys.indices)
-        Self.makeHeap(&heap, keys: keys)
+        // A binary heap of the colours not taken, lightest on top; a colour
+        // whose key falls moves up from where it is.
+        var heap = ColorHeap(keys: keys)
         while let color = heap.first, keys[color] != taken {
             guard take(color, framesIn) else { break }
             keys[color] = taken
-            let last = heap.removeLast()
-            if !heap.isEmpty {
-                heap[0] = last
-                Self.siftDown(&heap, from: 0, keys: keys)
-            }
-            var rekeyed = false
+            heap.removeFirst(keys: keys)
             for number in drawers[color] where framesIn[number] {
                 framesIn[number] = false
                 let weight = frameWeights[number]
@@ -222,38 +215,75 @@ struct ColorCensus {
                     weights[other] -= weight
                     // Only the weight's field changes.
                     keys[other] = keys[other] & (1 << 44 - 1) | UInt64(min(weights[other], field)) << 44
-                    rekeyed = true
+                    heap.keyFell(for: other, keys: keys)
                 }
-            }
-            if rekeyed {
-                Self.makeHeap(&heap, keys: keys)
             }
         }
         return framesIn
     }
+}
 
-    /// Orders `heap` (colours) as a binary heap, least key on top.
-    private static func makeHeap(_ heap: inout [Int], keys: [UInt64]) {
-        for start in stride(from: heap.count / 2 - 1, through: 0, by: -1) {
-            siftDown(&heap, from: start, keys: keys)
+/// The colours not yet taken by `ColorCensus.peel`, as a binary heap ordered
+/// by their keys (least on top), each colour's place in it known, so that a
+/// key that falls moves up in a logarithm's time.
+private struct ColorHeap {
+    /// The colours in heap order.
+    private var colors: [Int]
+    /// Per colour: its position in `colors`.
+    private var places: [Int]
+
+    /// Every colour of `keys` (a colour is its position there).
+    init(keys: [UInt64]) {
+        colors = Array(keys.indices)
+        places = colors
+        for start in stride(from: colors.count / 2 - 1, through: 0, by: -1) {
+            siftDown(from: start, keys: keys)
         }
     }
 
-    /// Moves the colour at `start` down `heap` to where its key belongs.
-    private static func siftDown(_ heap: inout [Int], from start: Int, keys: [UInt64]) {
-        let color = heap[start], key = keys[color]
+    /// The colour with the least key.
+    var first: Int? { colors.first }
+
+    /// Takes the first colour out.
+    mutating func removeFirst(keys: [UInt64]) {
+        let last = colors.removeLast()
+        guard !colors.isEmpty else { return }
+        place(last, at: 0)
+        siftDown(from: 0, keys: keys)
+    }
+
+    /// Moves `color` up to where its key, which fell, now belongs.
+    mutating func keyFell(for color: Int, keys: [UInt64]) {
+        var child = places[color]
+        let key = keys[color]
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard key < keys[colors[parent]] else { break }
+            place(colors[parent], at: child)
+            child = parent
+        }
+        place(color, at: child)
+    }
+
+    private mutating func siftDown(from start: Int, keys: [UInt64]) {
+        let color = colors[start], key = keys[color]
         var parent = start
         while true {
             var child = 2 * parent + 1
-            guard child < heap.count else { break }
-            if child + 1 < heap.count && keys[heap[child + 1]] < keys[heap[child]] {
+            guard child < colors.count else { break }
+            if child + 1 < colors.count && keys[colors[child + 1]] < keys[colors[child]] {
                 child += 1
             }
-            guard keys[heap[child]] < key else { break }
-            heap[parent] = heap[child]
+            guard keys[colors[child]] < key else { break }
+            place(colors[child], at: parent)
             parent = child
         }
-        heap[parent] = color
+        place(color, at: parent)
+    }
+
+    private mutating func place(_ color: Int, at position: Int) {
+        colors[position] = color
+        places[color] = position
     }
 }
 
