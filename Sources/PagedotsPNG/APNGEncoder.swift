@@ -14,13 +14,7 @@ public final class APNGEncoder {
     /// Changed regions kept from the first pass, in bytes, so that the
     /// second pass need not ask for the frames again.
     static let keptChangeByteLimit = 4 << 20
-    /// Frame regions whose rows take up to this many bytes are compressed
-    /// thoroughly every way at once, without a quick ranking first: on the
-    /// bench samples that gave the same files 5–15 % faster than ranking
-    /// rows over 4 KiB.
-    static let directByteLimit = 16384
-
-    private let compressor = CandidateCompressor(directByteLimit: directByteLimit, remembersStreams: true)
+    private let compressor = CandidateCompressor(mode: .animation)
     private let keptChangeByteLimit: Int
 
     public init() {
