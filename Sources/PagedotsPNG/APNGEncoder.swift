@@ -54,16 +54,18 @@ public final class APNGEncoder {
             return PNGEncoder().encode(rgba: RGBACanvas(width: width, height: height).pixels, width: width, height: height)
         }
         let layout = PixelLayout.smallest(for: survey.colors)
-        // A palette with no transparent colour gets one, so that frames can be blended OVER.
+        // A palette with no transparent colour gets one, and RGB a colour
+        // key that no pixel uses, so that frames can be blended OVER.
         let indexed = layout.isIndexed ? survey.colors.palette(reservingTransparent: true) : nil
+        let colorKey = layout == .rgb ? survey.colorKey : nil
         let delays = survey.frames.map { FrameDelay.split(milliseconds: $0.milliseconds) }
         var file = AnimationFileWriter(
-            width: width, height: height, layout: layout, palette: indexed?.palette,
+            width: width, height: height, layout: layout, palette: indexed?.palette, colorKey: colorKey,
             frameCount: delays.map(\.count).reduce(0, +), plays: UInt32(clamping: max(0, plays))
         )
         var composer = FrameComposer(
             first: first, layout: layout, colors: indexed?.indices,
-            transparent: Self.transparentPixel(in: layout, palette: indexed?.palette)
+            transparent: Self.transparentPixel(in: layout, palette: indexed?.palette, colorKey: colorKey)
         )
         // The first frame: the whole canvas, drawn onto transparent black.
         addCandidates(first.pixels, rect: first.bounds, composer: composer, tag: 0)
@@ -111,11 +113,12 @@ public final class APNGEncoder {
 
     /// A fully transparent pixel value the layout can store, which a frame
     /// blended OVER uses for pixels it leaves as they are; nil when none.
-    static func transparentPixel(in layout: PixelLayout, palette: Palette?) -> PackedPixel? {
+    static func transparentPixel(in layout: PixelLayout, palette: Palette?, colorKey: PackedPixel?) -> PackedPixel? {
         switch layout {
         case .indexed: palette?.colors.first { $0.alpha == 0 }
         case .greyAlpha, .rgba: 0
-        case .grey, .rgb: nil
+        case .rgb: colorKey
+        case .grey: nil
         }
     }
 }
