@@ -71,7 +71,7 @@ final class CandidateCompressor {
         var filtered: Bool
         /// A digest of the rows, taken once when the key is made: a lookup
         /// and the insertion after a miss both hash the key, and the rows are
-        /// kilobytes (zlib's CRC-32 over them, taken at each, was 6 % of an
+        /// kilobytes (zlib's CRC-32 over them, taken at each, was 5–6 % of an
         /// animation). Equal keys still compare every byte.
         private let digest: UInt64
 
