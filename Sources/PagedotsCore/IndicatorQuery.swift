@@ -59,6 +59,22 @@ public enum IndicatorQuery {
         return options
     }
 
+    /// The image path and the query of a target as `pagedots render` takes
+    /// it: a bare query (`pages=5`, `?pages=5`, path `/indicator`), a path with
+    /// a query (`/indicator@2x.gif?pages=5`), or a whole URL.
+    public static func split(target: Substring) -> (path: Substring, query: Substring) {
+        var rest = target
+        if rest.hasPrefix("http://") || rest.hasPrefix("https://") {
+            rest = rest.drop { $0 != ":" }.dropFirst(3)
+            rest = rest[(rest.firstIndex(of: "/") ?? rest.endIndex)...]
+        }
+        guard rest.hasPrefix("/") else {
+            return ("/indicator", rest.hasPrefix("?") ? rest.dropFirst() : rest)
+        }
+        guard let mark = rest.firstIndex(of: "?") else { return (rest, "") }
+        return (rest[..<mark], rest[rest.index(after: mark)...])
+    }
+
     /// Validates a raw (percent-encoded, without `?`) query string under a
     /// path's options: every parameter in the table's order, so the first
     /// bad one is always the one reported, then the image limits.

@@ -34,7 +34,7 @@ public final class PagedotsService: HTTPHandler {
     /// their queues), its clients' miss rates counted on `missClock` (nanoseconds).
     init(
         configuration: ServiceConfiguration, renderLanes: RenderLanes,
-        missClock: @escaping @Sendable () -> Int64 = MissRateLimiter.monotonicNanoseconds
+        missClock: @escaping @Sendable () -> Int64 = monotonicNanoseconds
     ) {
         cache = ImageCache(capacity: configuration.cacheBytes)
         self.renderLanes = renderLanes

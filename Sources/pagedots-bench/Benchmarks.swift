@@ -3,21 +3,12 @@ import PagedotsPNG
 import PagedotsRender
 import PagedotsService
 
-/// The spec of a URL (`http://host/indicator@2x.gif?…`, `/indicator@2x.gif?…`)
-/// or of a bare query, with the path's scale and format as the server takes
-/// them; `format`, when given, in place of the path's.
+/// The spec of a render target (a bare query, an image path with a query,
+/// or a whole URL) as `pagedots render` takes it; `format`, when given, in
+/// place of the path's.
 func parseSpec(_ line: Substring, format: ImageFormat? = nil) throws(ParameterError) -> IndicatorSpec {
-    let question = line.firstIndex(of: "?")
-    let query = question.map { line[line.index(after: $0)...] } ?? line
-    var path = question.map { line[..<$0] } ?? ""
-    if let scheme = path.firstRange(of: "://") {
-        path = path[scheme.upperBound...].drop(while: { $0 != "/" })
-    }
-    var options = PathOptions()
-    if !path.isEmpty {
-        guard let fixed = try IndicatorQuery.pathOptions(forPath: path) else { fail("not an image path: \(line)") }
-        options = fixed
-    }
+    let (path, query) = IndicatorQuery.split(target: line)
+    guard var options = try IndicatorQuery.pathOptions(forPath: path) else { fail("not an image path: \(line)") }
     if let format {
         options.format = format
     }

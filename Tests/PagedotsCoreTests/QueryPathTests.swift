@@ -82,3 +82,18 @@ import PagedotsCore
         #expect(try parsedSpec("pages=3", options: try #require(fromPath)) == parsedSpec("pages=3&scale=2&format=png"))
     }
 }
+
+@Suite struct RenderTargetTests {
+    @Test(arguments: [
+        ("pages=5&current=2", "/indicator", "pages=5&current=2"),
+        ("?pages=5", "/indicator", "pages=5"),
+        ("/indicator@2x.png?pages=5", "/indicator@2x.png", "pages=5"),
+        ("/indicator.svg", "/indicator.svg", ""),
+        ("http://localhost:8080/indicator?pages=3", "/indicator", "pages=3"),
+    ])
+    func splitsQueriesPathsAndURLs(target: String, path: String, query: String) {
+        let split = IndicatorQuery.split(target: Substring(target))
+        #expect(split.path == Substring(path))
+        #expect(split.query == Substring(query))
+    }
+}

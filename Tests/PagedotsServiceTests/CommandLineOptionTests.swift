@@ -100,18 +100,3 @@ import Testing
         }
     }
 }
-
-@Suite struct RenderTargetTests {
-    @Test(arguments: [
-        ("pages=5&current=2", "/indicator", "pages=5&current=2"),
-        ("?pages=5", "/indicator", "pages=5"),
-        ("/indicator@2x.png?pages=5", "/indicator@2x.png", "pages=5"),
-        ("/indicator.svg", "/indicator.svg", ""),
-        ("http://localhost:8080/indicator?pages=3", "/indicator", "pages=3"),
-    ])
-    func splitsQueriesPathsAndURLs(target: String, path: String, query: String) {
-        let split = RenderCommand.split(target)
-        #expect(split.path == Substring(path))
-        #expect(split.query == Substring(query))
-    }
-}

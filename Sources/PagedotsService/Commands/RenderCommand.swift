@@ -21,7 +21,7 @@ enum RenderCommand {
             }
         }
         guard let target else { return PagedotsCommand.fail("render needs a QUERY, like 'pages=5&current=2'") }
-        let (path, query) = split(target)
+        let (path, query) = IndicatorQuery.split(target: Substring(target))
         let request: IndicatorRequest
         do {
             guard let options = try IndicatorQuery.pathOptions(forPath: path) else {
@@ -42,20 +42,5 @@ enum RenderCommand {
         guard file >= 0 else { return PagedotsCommand.fail("cannot write \(output): \(String(cString: strerror(errno)))") }
         defer { close(file) }
         return writeAll(image.bytes, to: file) ? 0 : PagedotsCommand.fail("cannot write \(output): \(String(cString: strerror(errno)))")
-    }
-
-    /// The image path and the query of a render target: a bare query
-    /// (`pages=5`, `?pages=5`), a path with a query, or a whole URL.
-    static func split(_ target: String) -> (path: Substring, query: Substring) {
-        var rest = Substring(target)
-        if rest.hasPrefix("http://") || rest.hasPrefix("https://") {
-            rest = rest.drop { $0 != ":" }.dropFirst(3)
-            rest = rest[(rest.firstIndex(of: "/") ?? rest.endIndex)...]
-        }
-        guard rest.hasPrefix("/") else {
-            return ("/indicator", rest.hasPrefix("?") ? rest.dropFirst() : rest)
-        }
-        guard let mark = rest.firstIndex(of: "?") else { return (rest, "") }
-        return (rest[..<mark], rest[rest.index(after: mark)...])
     }
 }

@@ -50,7 +50,7 @@ final class MissRateLimiter: Sendable {
     /// A limiter of `perSecond` images a second per client (above 0),
     /// remembering `capacity` clients (a multiple of `ways`), on a clock in
     /// nanoseconds that never goes back.
-    init(perSecond: Double, capacity: Int = defaultCapacity, clock: @escaping @Sendable () -> Int64 = MissRateLimiter.monotonicNanoseconds) {
+    init(perSecond: Double, capacity: Int = defaultCapacity, clock: @escaping @Sendable () -> Int64 = monotonicNanoseconds) {
         interval = Int64((1e9 / perSecond).rounded())
         let burst = max(1, 2 * perSecond)
         tolerance = Int64(((burst - 1) * 1e9 / perSecond).rounded())
@@ -91,10 +91,5 @@ final class MissRateLimiter: Sendable {
     /// The bucket a client counts in: an IPv4 address, or an IPv6 address's /64.
     static func bucketKey(_ client: ClientAddress) -> ClientAddress {
         client.isIPv4 ? client : ClientAddress(high: client.high, low: 0)
-    }
-
-    /// Nanoseconds on the monotonic clock.
-    static func monotonicNanoseconds() -> Int64 {
-        Int64((monotonicSeconds() * 1e9).rounded())
     }
 }

@@ -93,9 +93,14 @@ private extension String {
     }
 }
 
-/// Seconds on the monotonic clock.
-func monotonicSeconds() -> Double {
+/// Nanoseconds on the monotonic clock.
+func monotonicNanoseconds() -> Int64 {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+}
+
+/// Seconds on the monotonic clock.
+func monotonicSeconds() -> Double {
+    Double(monotonicNanoseconds()) / 1e9
 }
