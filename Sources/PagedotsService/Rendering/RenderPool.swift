@@ -117,16 +117,16 @@ final class RenderPool: Sendable {
                 available.wait()
             }
             guard let job = queue.withLock({ $0.pop() }) else { continue }
-            let start = trimsHeap ? MissRateLimiter.monotonicNanoseconds() : 0
+            let start = trimsHeap ? monotonicNanoseconds() : 0
             job(maker)
             jobsSinceWakeup += 1
-            if trimsHeap, trims.jobDone(nanoseconds: MissRateLimiter.monotonicNanoseconds() - start) {
+            if trimsHeap, trims.jobDone(nanoseconds: monotonicNanoseconds() - start) {
                 // The answers made so far go out first: a trim takes up to a millisecond.
                 wakeups.flush()
                 jobsSinceWakeup = 0
-                let trimStart = MissRateLimiter.monotonicNanoseconds()
+                let trimStart = monotonicNanoseconds()
                 Self.returnFreedMemory()
-                trims.trimmed(nanoseconds: MissRateLimiter.monotonicNanoseconds() - trimStart)
+                trims.trimmed(nanoseconds: monotonicNanoseconds() - trimStart)
             }
         }
     }
