@@ -60,6 +60,8 @@ CASES = [
     ("loop1", "pages=3&loop=1&dwell=300&effect=none"),
     ("dark-outline", "pages=5&current=1&style=pill&theme=dark&fill=outline&stroke=1.5&matte=000000"),
     ("ttb-colors", "pages=4&current=3&direction=ttb&colors=ff3b30,ff9500,34c759,007aff&shape=heart&size=10"),
+    # Opaque, over 256 colours: an RGB APNG whose frames blend OVER with a colour key.
+    ("rgb-key", "pages=4&shape=heart&fill=outline&color=ff2d55&bg=ffffff&scale=3"),
 ]
 DEFAULT_DWELL = 3000
 

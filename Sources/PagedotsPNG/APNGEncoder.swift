@@ -14,13 +14,7 @@ public final class APNGEncoder {
     /// Changed regions kept from the first pass, in bytes, so that the
     /// second pass need not ask for the frames again.
     static let keptChangeByteLimit = 4 << 20
-    /// Frame regions whose rows take up to this many bytes are compressed
-    /// thoroughly every way at once, without a quick ranking first: on the
-    /// bench samples that gave the same files 5–15 % faster than ranking
-    /// rows over 4 KiB.
-    static let directByteLimit = 16384
-
-    private let compressor = CandidateCompressor(directByteLimit: directByteLimit, remembersStreams: true)
+    private let compressor = CandidateCompressor(mode: .animation)
     private let keptChangeByteLimit: Int
 
     public init() {
@@ -60,16 +54,18 @@ public final class APNGEncoder {
             return PNGEncoder().encode(rgba: RGBACanvas(width: width, height: height).pixels, width: width, height: height)
         }
         let layout = PixelLayout.smallest(for: survey.colors)
-        // A palette with no transparent colour gets one, so that frames can be blended OVER.
+        // A palette with no transparent colour gets one, and RGB a colour
+        // key that no pixel uses, so that frames can be blended OVER.
         let indexed = layout.isIndexed ? survey.colors.palette(reservingTransparent: true) : nil
+        let colorKey = layout == .rgb ? survey.colorKey : nil
         let delays = survey.frames.map { FrameDelay.split(milliseconds: $0.milliseconds) }
         var file = AnimationFileWriter(
-            width: width, height: height, layout: layout, palette: indexed?.palette,
+            width: width, height: height, layout: layout, palette: indexed?.palette, colorKey: colorKey,
             frameCount: delays.map(\.count).reduce(0, +), plays: UInt32(clamping: max(0, plays))
         )
         var composer = FrameComposer(
             first: first, layout: layout, colors: indexed?.indices,
-            transparent: Self.transparentPixel(in: layout, palette: indexed?.palette)
+            transparent: Self.transparentPixel(in: layout, palette: indexed?.palette, colorKey: colorKey)
         )
         // The first frame: the whole canvas, drawn onto transparent black.
         addCandidates(first.pixels, rect: first.bounds, composer: composer, tag: 0)
@@ -117,11 +113,12 @@ public final class APNGEncoder {
 
     /// A fully transparent pixel value the layout can store, which a frame
     /// blended OVER uses for pixels it leaves as they are; nil when none.
-    static func transparentPixel(in layout: PixelLayout, palette: Palette?) -> PackedPixel? {
+    static func transparentPixel(in layout: PixelLayout, palette: Palette?, colorKey: PackedPixel?) -> PackedPixel? {
         switch layout {
         case .indexed: palette?.colors.first { $0.alpha == 0 }
         case .greyAlpha, .rgba: 0
-        case .grey, .rgb: nil
+        case .rgb: colorKey
+        case .grey: nil
         }
     }
 }

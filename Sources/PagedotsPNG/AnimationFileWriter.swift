@@ -1,4 +1,5 @@
-/// Lays out an APNG file: IHDR, acTL, PLTE and tRNS, then per frame its fcTL
+/// Lays out an APNG file: IHDR, acTL, PLTE and tRNS (or an RGB colour key's
+/// tRNS), then per frame its fcTL
 /// and its data (IDAT for the first frame, which is also the default image;
 /// fdAT for the others), then IEND. fcTL and fdAT share one sequence from 0.
 ///
@@ -9,11 +10,13 @@ struct AnimationFileWriter {
     private var sequence: UInt32 = 0
     private var pending: (control: FrameControl, stream: [UInt8])?
 
-    init(width: Int, height: Int, layout: PixelLayout, palette: Palette?, frameCount: Int, plays: UInt32) {
+    /// `colorKey`: an RGB colour that decodes as fully transparent.
+    init(width: Int, height: Int, layout: PixelLayout, palette: Palette?, colorKey: PackedPixel?, frameCount: Int, plays: UInt32) {
         chunks = PNGChunkWriter(capacity: 1024)
         chunks.appendHeader(width: width, height: height, layout: layout)
         chunks.appendAnimationControl(frameCount: frameCount, plays: plays)
         palette.map { chunks.appendPalette($0) }
+        colorKey.map { chunks.appendColorKey($0) }
     }
 
     /// Adds a frame (its zlib stream and its fcTL but for the dispose

@@ -20,6 +20,9 @@ struct AnimationSurvey {
     private(set) var frames: [Frame] = []
     /// Every pixel of the first frame and of each later frame's change.
     private(set) var colors = PixelSurvey()
+    /// The same pixels' colours while every one is opaque (only an opaque
+    /// animation can be RGB, which needs a colour key to blend OVER).
+    private var keySearch = ColorKeySearch()
     /// The first frame's pixels; nil when there are no frames (or once taken).
     private var first: RGBACanvas?
 
@@ -28,27 +31,27 @@ struct AnimationSurvey {
     /// as that. The changed pixels are kept while they come to at most
     /// `keptByteLimit` bytes in all; past that none are kept.
     init(width: Int, height: Int, frameCount: Int, keptByteLimit: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int)) {
-        var previous: RGBACanvas?
+        guard frameCount > 0 else { return }
+        let (firstPixels, firstDelay) = frameAt(0)
+        // The frame before, in a buffer of its own that each change is pasted
+        // into: holding on to the caller's pixels would make a caller that
+        // draws the next frame over them copy them first, every frame.
+        var previous = RGBACanvas(width: width, height: height, pixels: firstPixels)
+        previous.pixels.withUnsafeBytes { add($0) }
+        frames.append(Frame(source: 0, milliseconds: Self.clamped(firstDelay), change: previous.bounds))
+        first = previous
         var keptBytes = 0
         var keeping = true
-        for index in 0 ..< max(0, frameCount) {
+        for index in 1 ..< frameCount {
             let (pixels, delay) = frameAt(index)
-            let milliseconds = min(max(delay, 0), FrameDelay.maxMilliseconds)
             let frame = RGBACanvas(width: width, height: height, pixels: pixels)
-            guard let before = previous else {
-                frame.pixels.withUnsafeBytes { colors.add($0) }
-                frames.append(Frame(source: index, milliseconds: milliseconds, change: frame.bounds))
-                first = frame
-                previous = frame
-                continue
-            }
-            let change = RGBACanvas.changedBounds(from: before, to: frame)
+            let change = RGBACanvas.changedBounds(from: previous, to: frame)
             if change.isEmpty {
-                frames[frames.count - 1].milliseconds += milliseconds
+                frames[frames.count - 1].milliseconds += Self.clamped(delay)
                 continue
             }
             let changed = frame.crop(change)
-            changed.withUnsafeBytes { colors.add($0) }
+            changed.withUnsafeBytes { add($0) }
             keptBytes += changed.count
             if keeping && keptBytes > keptByteLimit {
                 keeping = false
@@ -56,8 +59,25 @@ struct AnimationSurvey {
                     frames[number].changedPixels = nil
                 }
             }
-            frames.append(Frame(source: index, milliseconds: milliseconds, change: change, changedPixels: keeping ? changed : nil))
-            previous = frame
+            frames.append(Frame(source: index, milliseconds: Self.clamped(delay), change: change, changedPixels: keeping ? changed : nil))
+            previous.paste(changed, in: change)
+        }
+    }
+
+    private static func clamped(_ delay: Int) -> Int {
+        min(max(delay, 0), FrameDelay.maxMilliseconds)
+    }
+
+    /// A colour that no pixel shown uses, for a `tRNS` colour key, when
+    /// every pixel is opaque; nil otherwise, or when none was found.
+    var colorKey: PackedPixel? {
+        colors.isOpaque ? keySearch.unusedColor : nil
+    }
+
+    private mutating func add(_ pixels: UnsafeRawBufferPointer) {
+        colors.add(pixels)
+        if colors.isOpaque {
+            keySearch.add(pixels)
         }
     }
 

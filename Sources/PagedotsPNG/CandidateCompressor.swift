@@ -1,4 +1,6 @@
-import CZlib
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Compresses the candidate encodings of one image (layouts, row
 /// filterings, zlib strategies; for an animation frame also the ways to
@@ -17,6 +19,11 @@ final class CandidateCompressor {
     static let smallStreamMemLevel: Int32 = 5
     /// Rows up to this many bytes fit one block of the small stream.
     static let smallStreamByteLimit = 2000
+    /// The memLevel of an animation's stream for larger rows: its reset
+    /// clears 16 KiB instead of 128 KiB (16 times an animation, often), and
+    /// on the bench set's frame regions over 2000 bytes its streams came to
+    /// 0.01 % less in all than memLevel 9's (4096-symbol blocks suit them).
+    static let animationStreamMemLevel: Int32 = 6
 
     /// One way to write the image: its rows filtered one way, and the zlib
     /// strategy that suits that filtering.
@@ -32,13 +39,23 @@ final class CandidateCompressor {
         var quickSize: Int?
     }
 
-    /// Rows up to this many bytes are compressed thoroughly at once (with
-    /// the small stream when they fit it), not ranked by a quick compression
-    /// first: on small inputs zlib's fixed costs dominate and a quick
-    /// compression saves little. 0 for the still encoder, whose files stay
-    /// as they were.
-    private let directByteLimit: Int
-    private let deflater = Deflater()
+    /// How the candidates of an image are compressed.
+    enum Mode {
+        /// A still image: every candidate quickly, then thoroughly those
+        /// that come close to the best quick one.
+        case still
+        /// An animation's frame regions: every candidate thoroughly as it
+        /// is added (small rows on the small stream), with no quick ranking,
+        /// and each stream remembered for the rest of the animation (see
+        /// `streams`). On the bench set this gave the same files as ranking
+        /// regions over 16 KiB (and on the samples before, over 4 KiB) in
+        /// less time: frame regions are mostly flat-colour art, where the
+        /// unfiltered rows are then the only candidate.
+        case animation
+    }
+
+    let mode: Mode
+    private let deflater: Deflater
     private lazy var smallDeflater = Deflater(memLevel: Self.smallStreamMemLevel)
     private var candidates: [Candidate] = []
     private var compressed: [UInt8] = []
@@ -47,46 +64,77 @@ final class CandidateCompressor {
     /// The zlib stream of the winner of the last `compressSmallest()`.
     private(set) var smallest: [UInt8] = []
 
-    /// What a compression is asked: the same rows, strategy and effort
+    /// What a thorough compression is asked: the same rows and strategy
     /// always give the same stream.
     private struct Compression: Hashable {
         var rows: [UInt8]
         var filtered: Bool
-        var thorough: Bool
+        /// A digest of the rows, taken once when the key is made: a lookup
+        /// and the insertion after a miss both hash the key, and the rows are
+        /// kilobytes (zlib's CRC-32 over them, taken at each, was 5–6 % of an
+        /// animation). Equal keys still compare every byte.
+        private let digest: UInt64
 
-        /// The rows hashed by their CRC-32 and length: zlib's CRC took about
-        /// two thirds of the time of `Hasher` over the same bytes (4.3 % →
-        /// 2.7 % of an animation), and an array hashes byte by byte, ~5×
-        /// slower still. Equal keys still compare every byte.
+        init(rows: [UInt8], filtered: Bool) {
+            self.rows = rows
+            self.filtered = filtered
+            digest = rows.withUnsafeBytes(Self.digest)
+        }
+
         func hash(into hasher: inout Hasher) {
-            hasher.combine(rows.count)
-            hasher.combine(rows.withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32(clamping: $0.count)) })
+            hasher.combine(digest)
             hasher.combine(filtered)
-            hasher.combine(thorough)
+        }
+
+        /// The rows compared with `memcmp`: `Array`'s `==` compares them
+        /// element by element, several times slower.
+        static func == (a: Compression, b: Compression) -> Bool {
+            guard a.digest == b.digest && a.filtered == b.filtered && a.rows.count == b.rows.count else { return false }
+            return a.rows.withUnsafeBytes { left in
+                b.rows.withUnsafeBytes { right in
+                    guard let leftBytes = left.baseAddress, let rightBytes = right.baseAddress else { return true }
+                    return memcmp(leftBytes, rightBytes, left.count) == 0
+                }
+            }
+        }
+
+        /// Eight bytes at a time, multiplied and folded: several times the
+        /// speed of the CRC and of `Hasher` (an array hashes byte by byte,
+        /// slower still); `Hasher` mixes the result.
+        private static func digest(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+            var digest = UInt64(bytes.count)
+            var offset = 0
+            while offset + 8 <= bytes.count {
+                digest = (digest ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
+                digest ^= digest >> 29
+                offset += 8
+            }
+            while offset < bytes.count {
+                digest = (digest ^ UInt64(bytes[offset])) &* 0x9E37_79B9_7F4A_7C15
+                offset += 1
+            }
+            return digest
         }
     }
-    /// Streams already made since `forgetStreams()`, while `remembersStreams`:
-    /// an animation's frames repeat the same regions (each move between two
-    /// neighbouring pages draws the same pixels, only elsewhere), and a
-    /// stream found here costs a lookup instead of a compression.
+    /// An animation's streams made since `forgetStreams()`: its frames
+    /// repeat the same regions (each move between two neighbouring pages
+    /// draws the same pixels, only elsewhere), and a stream found here costs
+    /// a lookup instead of a compression.
     private var streams: [Compression: [UInt8]] = [:]
     /// The bytes of rows and streams held in `streams`.
     private var rememberedBytes = 0
     /// The most bytes `streams` holds; past that, new streams are not kept.
     static let rememberedByteLimit = 1 << 20
-    /// Whether compressions are remembered (the animation encoder's choice).
-    let remembersStreams: Bool
 
-    init(directByteLimit: Int = 0, remembersStreams: Bool = false) {
-        self.directByteLimit = directByteLimit
-        self.remembersStreams = remembersStreams
+    init(mode: Mode) {
+        self.mode = mode
+        deflater = Deflater(memLevel: mode == .animation ? Self.animationStreamMemLevel : 9)
     }
 
     /// Adds a candidate for each of `trials` (a row filtering and the zlib
     /// strategy that goes with it) of `rows`; `tag` names them in the answer
     /// of `compressSmallest()`. Per-row filters are not tried on flat-colour art.
     func add(_ rows: Scanlines, trials: [(RowFiltering, Deflater.Strategy)], extraBytes: Int, tag: Int) {
-        let direct = rows.bytes.count + rows.height <= directByteLimit
         var unfilteredSize: Int?
         for (filtering, strategy) in trials {
             if filtering == .minimumSum, let unfiltered = unfilteredSize,
@@ -94,7 +142,7 @@ final class CandidateCompressor {
                 continue  // flat-colour art: filters do not pay
             }
             var candidate = Candidate(filteredRows: rows.filtered(filtering), strategy: strategy, extraBytes: extraBytes, tag: tag)
-            if direct {
+            if mode == .animation {
                 let size = keepIfSmallest(candidate)
                 if filtering == .none {
                     unfilteredSize = size
@@ -112,8 +160,8 @@ final class CandidateCompressor {
 
     /// Compresses the candidates added since the last call and returns the
     /// tag of the one that makes the smallest file; its zlib stream is then
-    /// in `smallest`. Ties go to the candidate compressed first (small
-    /// ones are compressed as they are added, others here, in order).
+    /// in `smallest`. Ties go to the candidate compressed first (an
+    /// animation's are compressed as they are added, a still's here, in order).
     ///
     /// Only candidates whose quick compression comes close to the best quick
     /// one get a thorough compression; a quick one costs a fraction of a
@@ -153,22 +201,24 @@ final class CandidateCompressor {
         rememberedBytes = 0
     }
 
-    /// Compresses a candidate into `compressed`, or takes the stream made
-    /// for the same rows before; returns the file bytes that its zlib
-    /// stream and extra chunks would take.
+    /// Compresses a candidate into `compressed`, or for an animation takes
+    /// the stream made for the same rows before; returns the file bytes that
+    /// its zlib stream and extra chunks would take.
     private func compress(_ candidate: Candidate, effort: Deflater.Effort) -> Int {
-        guard remembersStreams else {
+        guard mode == .animation && effort == .thorough else {
             compressAfresh(candidate, effort: effort)
             return compressed.count + candidate.extraBytes
         }
-        let key = Compression(rows: candidate.filteredRows, filtered: candidate.strategy == .filtered, thorough: effort == .thorough)
+        let key = Compression(rows: candidate.filteredRows, filtered: candidate.strategy == .filtered)
         if let stream = streams[key] {
             compressed = stream
         } else {
             compressAfresh(candidate, effort: effort)
-            if rememberedBytes + key.rows.count + compressed.count <= Self.rememberedByteLimit {
-                rememberedBytes += key.rows.count + compressed.count
-                streams[key] = compressed
+            // A copy of the stream's own size, which leaves `compressed` to be reused.
+            let stream = Array(compressed)
+            if rememberedBytes + key.rows.count + stream.count <= Self.rememberedByteLimit {
+                rememberedBytes += key.rows.count + stream.count
+                streams[key] = stream
             }
         }
         return compressed.count + candidate.extraBytes
@@ -178,7 +228,7 @@ final class CandidateCompressor {
     private func compressAfresh(_ candidate: Candidate, effort: Deflater.Effort) {
         compressed.removeAll(keepingCapacity: true)
         let rows = candidate.filteredRows
-        let stream = rows.count <= Self.smallStreamByteLimit && directByteLimit > 0 ? smallDeflater : deflater
+        let stream = mode == .animation && rows.count <= Self.smallStreamByteLimit ? smallDeflater : deflater
         rows.withUnsafeBufferPointer { stream.compress($0, strategy: candidate.strategy, effort: effort, appendingTo: &compressed) }
     }
 }

@@ -29,6 +29,10 @@ struct FrameComposer {
     /// Whether the shown frame is the first, for which dispose PREVIOUS
     /// means BACKGROUND (the APNG specification's rule).
     private var shownIsFirst = true
+    /// Whether the shown frame was blended OVER: it is then not disposed of
+    /// to PREVIOUS, which Pillow (13.0) gets wrong — it restores the canvas
+    /// with that frame drawn, not the one before.
+    private var shownIsOver = false
 
     /// The state after the first frame, drawn whole onto transparent black.
     init(first: RGBACanvas, layout: PixelLayout, colors: ColorTable?, transparent: PackedPixel?) {
@@ -50,7 +54,7 @@ struct FrameComposer {
     /// every way, for a quarter less time.
     func ways(to next: RGBACanvas, change: PixelRect) -> [Way] {
         var ways: [Way] = []
-        for dispose in DisposeOp.allCases where dispose != .previous || !shownIsFirst {
+        for dispose in DisposeOp.allCases where dispose != .previous || !(shownIsFirst || shownIsOver) {
             let under = dispose == .previous ? base : shown
             let cleared = dispose == .background ? lastRect : .empty
             var rect = dispose == .none ? change : next.changedBounds(in: change.union(lastRect), from: under, cleared: cleared)
@@ -81,5 +85,6 @@ struct FrameComposer {
         shown.copy(change, from: next)
         lastRect = way.rect
         shownIsFirst = false
+        shownIsOver = way.blend == .over
     }
 }

@@ -1,4 +1,4 @@
-/// The chunks that make a PNG an APNG.
+/// The chunks that make a PNG an APNG, and the colour key its RGB frames blend with.
 extension PNGChunkWriter {
     /// acTL: how many frames, and how many times they play (0: forever).
     mutating func appendAnimationControl(frameCount: Int, plays: UInt32) {
@@ -25,6 +25,13 @@ extension PNGChunkWriter {
         appendChunk("fdAT") { data in
             Self.appendBigEndian(sequence, to: &data)
             data.append(contentsOf: stream)
+        }
+    }
+
+    /// tRNS for an RGB image: the colour key, each sample as 16 bits.
+    mutating func appendColorKey(_ key: PackedPixel) {
+        appendChunk("tRNS") { data in
+            data.append(contentsOf: [0, key.red, 0, key.green, 0, key.blue])
         }
     }
 }

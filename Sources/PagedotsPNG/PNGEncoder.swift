@@ -12,7 +12,7 @@ public final class PNGEncoder {
     /// tRNS can outweigh what the indices save. (Larger limits found a
     /// smaller file once in 35 bench images, for twice the time on most.)
     static let directTrialByteLimit = 12288
-    private let compressor = CandidateCompressor()
+    private let compressor = CandidateCompressor(mode: .still)
 
     public init() {}
 

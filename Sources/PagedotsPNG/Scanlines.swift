@@ -22,8 +22,9 @@ struct Scanlines {
         self.layout = layout
         self.rowBytes = layout.rowBytes(width: width)
         self.height = height
-        var bytes = [UInt8](repeating: 0, count: rowBytes * height)
-        bytes.withUnsafeMutableBufferPointer { out in
+        // Every byte is written below: no need to zero them first.
+        let count = rowBytes * height
+        self.bytes = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
             switch layout {
             case .indexed(let depth):
                 let table = colors ?? ColorTable()
@@ -47,8 +48,8 @@ struct Scanlines {
             case .rgba:
                 UnsafeMutableRawBufferPointer(out).copyMemory(from: pixels)
             }
+            initialized = count
         }
-        self.bytes = bytes
     }
 
     /// One sample of `bitDepth` bits per pixel, most significant bits first.
@@ -95,28 +96,29 @@ struct Scanlines {
     /// The rows with a filter-type byte before each, as IDAT compresses them.
     func filtered(_ filtering: RowFiltering) -> [UInt8] {
         let lineBytes = rowBytes + 1
-        var output = [UInt8](repeating: 0, count: lineBytes * height)
         // Row -1 is zeros.
-        let zeroRow = [UInt8](repeating: 0, count: rowBytes)
+        let zeroRow = [UInt8](repeating: 0, count: filtering == .none ? 0 : rowBytes)
         let stride = layout.filterStride
-        bytes.withUnsafeBufferPointer { raw in
-            zeroRow.withUnsafeBufferPointer { zeros in
-                output.withUnsafeMutableBufferPointer { out in
+        // Every byte is written below: no need to zero them first.
+        return [UInt8](unsafeUninitializedCapacity: lineBytes * height) { out, initialized in
+            bytes.withUnsafeBufferPointer { raw in
+                zeroRow.withUnsafeBufferPointer { zeros in
                     for y in 0..<height {
                         let row = UnsafeBufferPointer(rebasing: raw[y * rowBytes ..< (y + 1) * rowBytes])
-                        let prior = y == 0 ? zeros : UnsafeBufferPointer(rebasing: raw[(y - 1) * rowBytes ..< y * rowBytes])
                         let line = UnsafeMutableBufferPointer(rebasing: out[y * lineBytes + 1 ..< (y + 1) * lineBytes])
                         switch filtering {
                         case .none:
-                            _ = line.update(fromContentsOf: row)
+                            out[y * lineBytes] = 0
+                            _ = line.initialize(fromContentsOf: row)
                         case .minimumSum:
+                            let prior = y == 0 ? zeros : UnsafeBufferPointer(rebasing: raw[(y - 1) * rowBytes ..< y * rowBytes])
                             out[y * lineBytes] = Self.filterCheapest(row, prior: prior, stride: stride, into: line)
                         }
                     }
                 }
             }
+            initialized = lineBytes * height
         }
-        return output
     }
 
     /// Writes into `line` the filter type whose output for `row` has the

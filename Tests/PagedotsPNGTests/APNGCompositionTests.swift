@@ -66,6 +66,21 @@ struct APNGCompositionTests {
         #expect(small.image.transparency.isEmpty && small.image.bitDepth == 1)
     }
 
+    @Test("an opaque animation in more colours than a palette holds is RGB with a colour key that no pixel uses, so that frames can blend OVER")
+    func colorKey() throws {
+        let colors = TestImage.distinctColors(300, seed: 11, opaque: true)
+        let first = TestImage.randomPick(width: 40, height: 20, from: colors, seed: 11)
+        let animation = TestAnimation.painted(first, steps: [[
+            .init(x: 0, y: 0, width: 2, height: 2, color: Self.blue), .init(x: 38, y: 18, width: 2, height: 2, color: Self.red),
+        ]])
+        let decoded = try expectAnimationRoundTrip(animation)
+        #expect(decoded.image.colorType == 2)
+        #expect(decoded.image.transparency.count == 6)
+        let key = [1, 3, 5].map { decoded.image.transparency[$0] }
+        #expect(!animation.frames.contains { frame in stride(from: 0, to: frame.count, by: 4).contains { Array(frame[$0 ..< $0 + 3]) == key } })
+        #expect(decoded.frames[1].blend == 1)
+    }
+
     @Test("indicator-like animations over transparent, white and dark backgrounds, at several sizes", arguments: [
         (5, 8, [0, 0, 0, 0]), (5, 16, [255, 255, 255, 255]), (4, 24, [28, 28, 30, 255]), (12, 6, [0, 0, 0, 0]),
     ] as [(Int, Int, [UInt8])])

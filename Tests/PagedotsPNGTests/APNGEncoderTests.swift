@@ -186,6 +186,20 @@ struct APNGEncoderTests {
 
     /// pngcheck 3.0.3 (Debian 12) checks the chunk framing, CRCs and the
     /// default image; it lists acTL, fcTL and fdAT as unknown ancillary chunks.
+    @Test("the colour key search finds a colour no pixel has, and none once every 4-bit cell is taken")
+    func colorKeySearch() {
+        var search = ColorKeySearch()
+        // Black, and every colour whose channels are multiples of 16 but (16, 0, 0).
+        var pixels: [UInt8] = [0, 0, 0, 255]
+        for cell in 0 ..< 4096 where cell != 1 << 8 {
+            pixels += [UInt8(cell >> 8) << 4, UInt8(cell >> 4 & 15) << 4, UInt8(cell & 15) << 4, 255]
+        }
+        pixels.withUnsafeBytes { search.add($0) }
+        #expect(search.unusedColor == 16)
+        [UInt8](arrayLiteral: 31, 2, 3, 255).withUnsafeBytes { search.add($0) }
+        #expect(search.unusedColor == nil)
+    }
+
     @Test("pngcheck -v accepts the file")
     func pngcheck() throws {
         let animation = TestAnimation.movingDot(count: 5, diameter: 16, steps: 8)

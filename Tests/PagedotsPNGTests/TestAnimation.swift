@@ -99,6 +99,10 @@ func expectAnimationRoundTrip(
     #expect(decoded.plays == max(0, plays), sourceLocation: sourceLocation)
     #expect(decoded.defaultImageIsFirstFrame, sourceLocation: sourceLocation)
     #expect(decoded.image.rgba == animation.frames[0], "the default image is not the first frame", sourceLocation: sourceLocation)
+    // Pillow restores a frame blended OVER itself when it is disposed of to PREVIOUS.
+    for (number, frame) in decoded.frames.enumerated() where frame.dispose == 2 && frame.blend == 1 {
+        Issue.record("frame \(number) is blended OVER and disposed of to PREVIOUS", sourceLocation: sourceLocation)
+    }
     let shown = TestAnimation.merged(decoded.frames.map { ($0.rgba, $0.milliseconds) }), expected = animation.shown
     #expect(shown.count == expected.count, "\(shown.count) frames shown, expected \(expected.count)", sourceLocation: sourceLocation)
     for (number, (got, want)) in zip(shown, expected).enumerated() {
