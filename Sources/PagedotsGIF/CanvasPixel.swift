@@ -34,11 +34,12 @@ struct Matte {
         let alpha = input >> 24
         if alpha == 0xFF { return input }
         if alpha == 0 { return .clear }
-        let inverse = 255 - alpha
-        // (x + 127) / 255 is x / 255 rounded: 255 is odd, so no x lies half-way.
-        let r = ((input & 0xFF) * alpha + red * inverse + 127) / 255
-        let g = ((input >> 8 & 0xFF) * alpha + green * inverse + 127) / 255
-        let b = ((input >> 16 & 0xFF) * alpha + blue * inverse + 127) / 255
+        let inverse = 255 &- alpha
+        // (x + 127) / 255 is x / 255 rounded: 255 is odd, so no x lies
+        // half-way. x is at most 255 · 255 + 127: no overflow to check.
+        let r = ((input & 0xFF) &* alpha &+ red &* inverse &+ 127) / 255
+        let g = ((input >> 8 & 0xFF) &* alpha &+ green &* inverse &+ 127) / 255
+        let b = ((input >> 16 & 0xFF) &* alpha &+ blue &* inverse &+ 127) / 255
         return CanvasPixel.opaqueBits | b << 16 | g << 8 | r
     }
 }

@@ -7,7 +7,7 @@ struct ColorCensus {
     /// with colours beyond them get their own palettes.
     static let colorLimit = 1024
 
-    /// What one frame draws.
+    /// What one frame draws, and how many frames draw the same pixels.
     private struct Frame {
         /// Its colours as positions in `all`; nil when it cannot use the
         /// global palette (more colours than a palette, or past `colorLimit`).
@@ -15,32 +15,55 @@ struct ColorCensus {
         var hasTransparentPixels: Bool
         /// The bytes its own palette would take.
         var ownPaletteBytes: Int
+        /// The pixels it added to `pixelsDrawn`, per colour of `all`.
+        var counted: [(color: Int, pixels: Int)]
+        /// The frames with these pixels: it and its repeats.
+        var count = 1
     }
 
     /// Every colour frames draw, in the order first drawn.
     private var all = ColorTable(capacity: colorLimit)
     /// Per colour of `all`: how many pixels draw it.
     private var pixelsDrawn: [Int] = []
+    /// The frames, a repeat counted in its original's `count`: frames with
+    /// the same pixels draw the same colours, so they keep or lose the
+    /// global palette together.
     private var frames: [Frame] = []
+    /// Per frame counted, in order: its position in `frames`.
+    private var frameGroups: [Int] = []
     /// The colours of the frame being counted, and their pixel counts.
     private var frame = ColorTable()
     private var frameCounts = [Int](repeating: 0, count: ColorTable.paletteCapacity)
 
     /// How many frames were counted.
-    var frameCount: Int { frames.count }
+    var frameCount: Int { frameGroups.count }
 
-    /// Counts the colours of the next frame.
-    mutating func add(_ patch: FramePatch) {
+    /// Counts the colours of the next frame, which has the same pixels as
+    /// frame `original` when that is given (so it draws what that one
+    /// draws, and is not counted again).
+    mutating func add(_ patch: FramePatch, repeating original: Int? = nil) {
+        if let original, frameGroups.indices.contains(original) {
+            let group = frameGroups[original]
+            frames[group].count += 1
+            for (color, pixels) in frames[group].counted {
+                pixelsDrawn[color] += pixels
+            }
+            frameGroups.append(group)
+            return
+        }
+        frameGroups.append(frames.count)
         frame.removeAll()
         var hasTransparentPixels = false, hasKeptPixels = false
         patch.pixels.withUnsafeBufferPointer { pixels in
             frameCounts.withUnsafeMutableBufferPointer { counts in
                 var previous: PatchPixel = 0
-                var position = 0
+                // A run of one colour needs one probe, and is counted at its end.
+                var position = 0, run = 0
                 for pixel in pixels {
                     if pixel.mustDraw {
                         if pixel != previous {
-                            // A run of one colour needs one probe.
+                            counts[position] += run
+                            run = 0
                             let known = frame.count
                             guard let found = frame.insert(pixel.rgb) else { continue }
                             position = found
@@ -49,30 +72,35 @@ struct ColorCensus {
                             }
                             previous = pixel
                         }
-                        counts[position] += 1
+                        run += 1
                     } else if pixel.isKept {
                         hasKeptPixels = true
                     } else {
                         hasTransparentPixels = true
                     }
                 }
+                counts[position] += run
             }
         }
         let needsTransparent = hasTransparentPixels || hasKeptPixels
         var colors: [Int]? = frame.overflowed ? nil : []
+        var counted: [(color: Int, pixels: Int)] = []
         for (position, rgb) in frame.colors.enumerated() where colors != nil {
             if let found = all.insert(rgb) {
                 if found == pixelsDrawn.count {
                     pixelsDrawn.append(0)
                 }
                 pixelsDrawn[found] += frameCounts[position]
+                counted.append((found, frameCounts[position]))
                 colors?.append(found)
             } else {
                 colors = nil
             }
         }
         let ownEntries = frame.overflowed ? ColorTable.paletteCapacity : frame.count + (needsTransparent ? 1 : 0)
-        frames.append(Frame(colors: colors, hasTransparentPixels: hasTransparentPixels, ownPaletteBytes: 3 * FrameWriter.tableSize(ownEntries)))
+        frames.append(Frame(
+            colors: colors, hasTransparentPixels: hasTransparentPixels, ownPaletteBytes: 3 * FrameWriter.tableSize(ownEntries), counted: counted
+        ))
     }
 
     /// The global palette and which frames use it.
@@ -89,8 +117,18 @@ struct ColorCensus {
     /// do not draw). The order of the colours keeps as many frames as it can
     /// on low indices, where their LZW codes start narrower.
     func plan() -> PalettePlan {
-        // Per colour: the frames that draw it.
-        var drawers = [[Int]](repeating: [], count: all.count)
+        // Per colour: the frames that draw it (each list allocated once).
+        var drawerCounts = [Int](repeating: 0, count: all.count)
+        for frame in frames {
+            for color in frame.colors ?? [] {
+                drawerCounts[color] += 1
+            }
+        }
+        var drawers = drawerCounts.map { count in
+            var numbers: [Int] = []
+            numbers.reserveCapacity(count)
+            return numbers
+        }
         for (number, frame) in frames.enumerated() {
             for color in frame.colors ?? [] {
                 drawers[color].append(number)
@@ -101,10 +139,15 @@ struct ColorCensus {
         func needsOwnTransparentEntry(_ onGlobal: [Bool]) -> Bool {
             frames.indices.contains { onGlobal[$0] && frames[$0].hasTransparentPixels && frames[$0].colors?.count == keptCount }
         }
+        let ownCosts = frames.map { $0.ownPaletteBytes * $0.count }
         // Drop colours, the one whose frames would lose least by having their
         // own palettes first, until the rest fit.
-        let onGlobal = peel(drawers: drawers, framesIn: frames.map { $0.colors != nil }, weight: { frames[$0].ownPaletteBytes }) { color, onGlobal in
-            guard keptCount + (needsOwnTransparentEntry(onGlobal) ? 1 : 0) > ColorTable.paletteCapacity else { return false }
+        func fits(_ onGlobal: [Bool]) -> Bool {
+            keptCount + (needsOwnTransparentEntry(onGlobal) ? 1 : 0) <= ColorTable.paletteCapacity
+        }
+        let canUseGlobal = frames.map { $0.colors != nil }
+        let onGlobal = fits(canUseGlobal) ? canUseGlobal : peel(drawers: drawers, framesIn: canUseGlobal, weights: ownCosts) { color, onGlobal in
+            guard !fits(onGlobal) else { return false }
             kept[color] = false
             keptCount -= 1
             return true
@@ -115,16 +158,16 @@ struct ColorCensus {
             keptCount -= 1
         }
         let entryCount = keptCount + (needsOwnTransparentEntry(onGlobal) ? 1 : 0)
-        let ownCost = frames.map(\.ownPaletteBytes).reduce(0, +)
-        let sharedCost = 3 * FrameWriter.tableSize(entryCount) + frames.indices.filter { !onGlobal[$0] }.map { frames[$0].ownPaletteBytes }.reduce(0, +)
+        let ownCost = ownCosts.reduce(0, +)
+        let sharedCost = 3 * FrameWriter.tableSize(entryCount) + frames.indices.filter { !onGlobal[$0] }.map { ownCosts[$0] }.reduce(0, +)
         guard onGlobal.contains(true), sharedCost <= ownCost || !onGlobal.contains(false) else {
-            return PalettePlan(global: nil, framesOnGlobal: [Bool](repeating: false, count: frames.count))
+            return PalettePlan(global: nil, framesOnGlobal: [Bool](repeating: false, count: frameCount))
         }
         // Index order, from the top: the colour that the fewest frames still
         // below it draw takes the highest free index; those frames now need
         // wide codes anyway, so their other colours stop counting.
         var order: [Int] = []
-        _ = peel(drawers: drawers.enumerated().map { kept[$0.offset] ? $0.element : [] }, framesIn: onGlobal, weight: { _ in 1 }) { color, _ in
+        _ = peel(drawers: drawers.enumerated().map { kept[$0.offset] ? $0.element : [] }, framesIn: onGlobal, weights: frames.map(\.count)) { color, _ in
             if kept[color] {
                 order.append(color)
             }
@@ -134,38 +177,113 @@ struct ColorCensus {
         for color in order.reversed() {
             table.insert(all.colors[color])
         }
-        return PalettePlan(global: GlobalPalette(colors: table, entryCount: entryCount), framesOnGlobal: onGlobal)
+        return PalettePlan(global: GlobalPalette(colors: table, entryCount: entryCount), framesOnGlobal: frameGroups.map { onGlobal[$0] })
     }
 
     /// Takes the colours out one at a time, the lightest first: a colour
-    /// weighs the summed `weight` of the frames still in that draw it (ties:
+    /// weighs the summed `weights` of the frames still in that draw it (ties:
     /// fewer pixels, then the larger value). `take` is asked first, with
     /// the frames still in; when it returns false, peeling stops. A frame
     /// that draws a taken colour is out: its colours weigh less. Returns the
     /// frames still in.
-    private func peel(drawers: [[Int]], framesIn: [Bool], weight: (Int) -> Int, take: (Int, [Bool]) -> Bool) -> [Bool] {
+    private func peel(drawers: [[Int]], framesIn: [Bool], weights frameWeights: [Int], take: (Int, [Bool]) -> Bool) -> [Bool] {
         var framesIn = framesIn
-        var weights = drawers.map { $0.filter { framesIn[$0] }.map(weight).reduce(0, +) }
+        var weights = [Int](repeating: 0, count: drawers.count)
+        for (color, numbers) in drawers.enumerated() {
+            for number in numbers where framesIn[number] {
+                weights[color] += frameWeights[number]
+            }
+        }
         // One number orders the colours: weight, pixels, and the value
         // reversed (20, 20 and 24 bits; larger weights and counts saturate).
+        let field = 1 << 20 - 1
         let taken = UInt64.max
-        func key(_ color: Int) -> UInt64 {
-            let field = 1 << 20 - 1
-            return UInt64(min(weights[color], field)) << 44 | UInt64(min(pixelsDrawn[color], field)) << 24 | UInt64(0xFF_FFFF - all.colors[color])
+        var keys = drawers.indices.map { color in
+            UInt64(min(weights[color], field)) << 44 | UInt64(min(pixelsDrawn[color], field)) << 24 | UInt64(0xFF_FFFF - all.colors[color])
         }
-        var keys = drawers.indices.map(key)
-        while let color = keys.indices.min(by: { keys[$0] < keys[$1] }), keys[color] != taken {
+        // A binary heap of the colours not taken, lightest on top; a colour
+        // whose key falls moves up from where it is.
+        var heap = ColorHeap(keys: keys)
+        while let color = heap.first, keys[color] != taken {
             guard take(color, framesIn) else { break }
             keys[color] = taken
+            heap.removeFirst(keys: keys)
             for number in drawers[color] where framesIn[number] {
                 framesIn[number] = false
+                let weight = frameWeights[number]
                 for other in frames[number].colors ?? [] where keys[other] != taken {
-                    weights[other] -= weight(number)
-                    keys[other] = key(other)
+                    weights[other] -= weight
+                    // Only the weight's field changes.
+                    keys[other] = keys[other] & (1 << 44 - 1) | UInt64(min(weights[other], field)) << 44
+                    heap.keyFell(for: other, keys: keys)
                 }
             }
         }
         return framesIn
+    }
+}
+
+/// The colours not yet taken by `ColorCensus.peel`, as a binary heap ordered
+/// by their keys (least on top), each colour's place in it known, so that a
+/// key that falls moves up in a logarithm's time.
+private struct ColorHeap {
+    /// The colours in heap order.
+    private var colors: [Int]
+    /// Per colour: its position in `colors`.
+    private var places: [Int]
+
+    /// Every colour of `keys` (a colour is its position there).
+    init(keys: [UInt64]) {
+        colors = Array(keys.indices)
+        places = colors
+        for start in stride(from: colors.count / 2 - 1, through: 0, by: -1) {
+            siftDown(from: start, keys: keys)
+        }
+    }
+
+    /// The colour with the least key.
+    var first: Int? { colors.first }
+
+    /// Takes the first colour out.
+    mutating func removeFirst(keys: [UInt64]) {
+        let last = colors.removeLast()
+        guard !colors.isEmpty else { return }
+        place(last, at: 0)
+        siftDown(from: 0, keys: keys)
+    }
+
+    /// Moves `color` up to where its key, which fell, now belongs.
+    mutating func keyFell(for color: Int, keys: [UInt64]) {
+        var child = places[color]
+        let key = keys[color]
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard key < keys[colors[parent]] else { break }
+            place(colors[parent], at: child)
+            child = parent
+        }
+        place(color, at: child)
+    }
+
+    private mutating func siftDown(from start: Int, keys: [UInt64]) {
+        let color = colors[start], key = keys[color]
+        var parent = start
+        while true {
+            var child = 2 * parent + 1
+            guard child < colors.count else { break }
+            if child + 1 < colors.count && keys[colors[child + 1]] < keys[colors[child]] {
+                child += 1
+            }
+            guard keys[colors[child]] < key else { break }
+            place(colors[child], at: parent)
+            parent = child
+        }
+        place(color, at: parent)
+    }
+
+    private mutating func place(_ color: Int, at position: Int) {
+        colors[position] = color
+        places[color] = position
     }
 }
 

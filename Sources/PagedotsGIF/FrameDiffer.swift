@@ -21,7 +21,8 @@ final class FrameDiffer {
     /// clears what must be transparent when the first frame comes back.
     private let loops: Bool
 
-    /// The last input frame's bytes.
+    /// The last input frame's bytes (shared with the caller's first frame,
+    /// then a copy of our own).
     private var previousInput: [UInt8] = []
     /// The image the pending frame must show (every pixel composited).
     private var target: [CanvasPixel]
@@ -47,15 +48,20 @@ final class FrameDiffer {
     /// previous frame once it is complete, nil when this frame was merged
     /// into it or is the first.
     func add(_ input: [UInt8], delayMilliseconds delay: Int) -> FramePatch? {
-        defer { previousInput = input }
         guard let pending else {
             start(with: input, delay: delay)
+            previousInput = input
             return nil
         }
         guard let box = Self.changedRect(from: previousInput, to: input, width: width) else {
             self.pending = (pending.changed, Self.addDelays(pending.delayMilliseconds, delay))
             return nil
         }
+        // The previous input becomes this one where it differs. Kept as a
+        // copy of our own, not a reference to the caller's array: a caller
+        // that draws the next frame into the same array (as `ImageMaker`
+        // does) then need not copy all of it first.
+        defer { copyInput(input, over: box) }
         let (changed, cleared) = compositeIntoScratch(input, over: box)
         guard let changed else {
             // Different bytes, the same picture (e.g. another colour at alpha 0).
@@ -120,27 +126,53 @@ final class FrameDiffer {
     /// Composites `input` over `box` into `scratch`; returns the rectangles of
     /// the pixels that differ from the target, and of those that go from
     /// opaque to transparent (nil when none).
+    ///
+    /// The target is always the previous input composited, so a pixel whose
+    /// input bytes did not change is the target's; and neighbouring pixels
+    /// often have the same bytes, so each composite is remembered for the next.
     private func compositeIntoScratch(_ input: [UInt8], over box: PixelRect) -> (changed: PixelRect?, cleared: PixelRect?) {
         if scratch.count < box.area {
             scratch = [CanvasPixel](repeating: .clear, count: box.area)
         }
         var changed = BoundingBox(), cleared = BoundingBox()
         input.withUnsafeBytes { bytes in
-            scratch.withUnsafeMutableBufferPointer { scratch in
-                target.withUnsafeBufferPointer { target in
-                    var out = 0
-                    for y in box.y..<box.maxY {
-                        for x in box.x..<box.maxX {
-                            let index = y * width + x
-                            let pixel = matte.composite(bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self).littleEndian)
-                            scratch[out] = pixel
-                            out += 1
-                            let old = target[index]
-                            if pixel != old {
-                                changed.include(row: y, from: x)
-                                if !pixel.isOpaque {
-                                    cleared.include(row: y, from: x)
+            previousInput.withUnsafeBytes { previous in
+                scratch.withUnsafeMutableBufferPointer { scratch in
+                    target.withUnsafeBufferPointer { target in
+                        guard let bytes = bytes.baseAddress, let previous = previous.baseAddress,
+                              let scratch = scratch.baseAddress, let target = target.baseAddress else { return }
+                        // composite(0) is clear.
+                        var lastInput: UInt32 = 0, lastPixel = CanvasPixel.clear
+                        for row in 0..<box.height {
+                            let y = box.y + row, start = y * width + box.x
+                            let input = bytes + 4 * start, before = previous + 4 * start
+                            let old = target + start, new = scratch + row * box.width
+                            var first = Int.max, last = -1, firstCleared = Int.max, lastCleared = -1
+                            for x in 0..<box.width {
+                                let raw = input.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self)
+                                guard raw != before.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self) else {
+                                    new[x] = old[x]
+                                    continue
                                 }
+                                if raw != lastInput {
+                                    lastInput = raw
+                                    lastPixel = matte.composite(raw.littleEndian)
+                                }
+                                new[x] = lastPixel
+                                if lastPixel != old[x] {
+                                    first = min(first, x)
+                                    last = x
+                                    if !lastPixel.isOpaque {
+                                        firstCleared = min(firstCleared, x)
+                                        lastCleared = x
+                                    }
+                                }
+                            }
+                            if last >= 0 {
+                                changed.include(row: y, from: box.x + first, count: last - first + 1)
+                            }
+                            if lastCleared >= 0 {
+                                cleared.include(row: y, from: box.x + firstCleared, count: lastCleared - firstCleared + 1)
                             }
                         }
                     }
@@ -150,14 +182,24 @@ final class FrameDiffer {
         return (changed.rect, cleared.rect)
     }
 
+    private func copyInput(_ input: [UInt8], over box: PixelRect) {
+        previousInput.withUnsafeMutableBytes { previous in
+            input.withUnsafeBytes { input in
+                guard let previous = previous.baseAddress, let input = input.baseAddress else { return }
+                for y in box.y..<box.maxY {
+                    let offset = 4 * (y * width + box.x)
+                    (previous + offset).copyMemory(from: input + offset, byteCount: 4 * box.width)
+                }
+            }
+        }
+    }
+
     private func copyScratch(into box: PixelRect) {
         target.withUnsafeMutableBufferPointer { target in
             scratch.withUnsafeBufferPointer { scratch in
+                guard let target = target.baseAddress, let scratch = scratch.baseAddress else { return }
                 for row in 0..<box.height {
-                    let start = (box.y + row) * width + box.x
-                    for column in 0..<box.width {
-                        target[start + column] = scratch[row * box.width + column]
-                    }
+                    (target + (box.y + row) * width + box.x).update(from: scratch + row * box.width, count: box.width)
                 }
             }
         }
@@ -188,21 +230,27 @@ final class FrameDiffer {
         // A frame that changes nothing still needs a pixel in a GIF.
         let rect = changed.union(cleared) ?? PixelRect(x: 0, y: 0, width: 1, height: 1)
         let disposal: FramePatch.Disposal = cleared == nil ? .keep : .clear
-        var pixels = [PatchPixel](repeating: 0, count: rect.area)
-        pixels.withUnsafeMutableBufferPointer { pixels in
+        let clears = disposal == .clear
+        let pixels = [PatchPixel](unsafeUninitializedCapacity: rect.area) { pixels, initialized in
             target.withUnsafeBufferPointer { target in
                 display.withUnsafeMutableBufferPointer { display in
-                    var out = 0
-                    for y in rect.y..<rect.maxY {
-                        for index in y * width + rect.x ..< y * width + rect.maxX {
-                            let pixel = target[index]
-                            pixels[out] = pixel == display[index] && pixel.isOpaque ? .kept(pixel) : pixel
-                            out += 1
-                            display[index] = disposal == .clear ? .clear : pixel
+                    guard let pixels = pixels.baseAddress, let target = target.baseAddress, let display = display.baseAddress else { return }
+                    for row in 0..<rect.height {
+                        let start = (rect.y + row) * width + rect.x
+                        let shown = target + start, before = display + start, out = pixels + row * rect.width
+                        for x in 0..<rect.width {
+                            let pixel = shown[x]
+                            (out + x).initialize(to: pixel == before[x] && pixel.isOpaque ? .kept(pixel) : pixel)
+                        }
+                        if clears {
+                            before.update(repeating: .clear, count: rect.width)
+                        } else {
+                            before.update(from: shown, count: rect.width)
                         }
                     }
                 }
             }
+            initialized = rect.area
         }
         return FramePatch(rect: rect, disposal: disposal, delayMilliseconds: delay, pixels: pixels)
     }

@@ -23,58 +23,34 @@ final class FrameWriter {
     private var hidden: [UInt8] = []
     /// Per palette index: whether the frame draws it.
     private var drawn = [Bool](repeating: false, count: ColorTable.paletteCapacity + 1)
+    /// The positions of a frame's pixels that it does not draw (kept or
+    /// transparent), found while indexing the others, reused.
+    private var undrawn: [Int32] = []
+    /// Which frames repeat an earlier one's pixels.
+    private let repeats: PatchRepeats
     /// The image (descriptor, palette and LZW data, as giflib wrote it) that
-    /// won for a frame's pixels, so that a frame repeating them (each move
-    /// between two neighbouring pages draws the same pixels, only elsewhere)
-    /// costs a hash and a copy: the same pixels on the same palette give the
-    /// same indices, candidates and winner, and only the position differs.
-    private var images: [Repeat: RememberedImage] = [:]
-    /// The patch pixels held as keys of `images`.
-    private var rememberedPixels = 0
-    /// The most patch pixels `images` holds keys for.
-    private let rememberedPixelLimit: Int
-    /// The default of `rememberedPixelLimit` (1 MiB of pixels).
-    static let defaultRememberedPixelLimit = 1 << 18
-
-    /// What decides a frame's image, but for where it goes (the global
-    /// palette is the same for every frame of the file; a frame's own
-    /// palette comes from its pixels).
-    private struct Repeat: Hashable {
-        var pixels: [PatchPixel]
-        var width: Int
-        var onGlobal: Bool
-
-        /// Every `hashStride`th pixel hashed (and the count): hashing all of
-        /// them cost 4 % of an animation, and equal keys still compare every pixel.
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(pixels.count)
-            pixels.withUnsafeBufferPointer { pixels in
-                for position in stride(from: 0, to: pixels.count, by: Self.hashStride) {
-                    hasher.combine(pixels[position])
-                }
-            }
-            hasher.combine(width)
-            hasher.combine(onGlobal)
-        }
-
-        /// Pixels apart from one hashed to the next: odd, so that columns
-        /// vary from row to row.
-        static let hashStride = 7
-    }
+    /// won for each frame that a later one repeats, by frame number, so that
+    /// the repeat (each move between two neighbouring pages draws the same
+    /// pixels, only elsewhere) costs a copy: the same pixels on the same
+    /// palette give the same indices, candidates and winner, and only the
+    /// position differs.
+    private var images: [Int: RememberedImage] = [:]
 
     /// A frame's winning image, to write again elsewhere.
     private struct RememberedImage {
         /// Its graphic control's transparent index.
         var transparentIndex: Int?
+        /// Whether its frame was planned on the global palette.
+        var plannedOnGlobal: Bool
         /// Whether it uses the global palette (a frame planned on it may not fit it).
         var onGlobal: Bool
         /// The image's bytes, from its descriptor on.
         var bytes: [UInt8]
     }
 
-    init(file: GIFFileWriter, plan: PalettePlan, isStill: Bool, rememberedPixelLimit: Int = defaultRememberedPixelLimit) {
+    init(file: GIFFileWriter, plan: PalettePlan, isStill: Bool, repeats: PatchRepeats) {
         self.file = file
-        self.rememberedPixelLimit = rememberedPixelLimit
+        self.repeats = repeats
         self.plan = plan
         self.isStill = isStill
     }
@@ -113,14 +89,14 @@ final class FrameWriter {
 
     /// Writes `patch` (frames in order; the first covers the canvas).
     func write(_ patch: FramePatch) {
-        let onGlobal = plan.framesOnGlobal.indices.contains(frameNumber) && plan.framesOnGlobal[frameNumber]
+        let number = frameNumber
+        let onGlobal = plan.framesOnGlobal.indices.contains(number) && plan.framesOnGlobal[number]
         frameNumber += 1
         // A still shows for good: its delay means nothing.
         let delays = isStill ? [0] : Self.centiseconds(patch.delayMilliseconds)
         // Disposal happens after the last piece of a split delay.
         let disposal = delays.count > 1 ? .keep : patch.disposal
-        let key = Repeat(pixels: patch.pixels, width: patch.rect.width, onGlobal: onGlobal)
-        if let image = images[key] {
+        if let original = repeats.original(of: number), let image = images[original], image.plannedOnGlobal == onGlobal {
             appendGraphicControl(delay: delays[0], disposal: disposal, transparentIndex: image.transparentIndex)
             file.appendImage(copying: image.bytes, at: patch.rect)
             writeHolds(patch, delays: delays, onGlobal: image.onGlobal)
@@ -155,10 +131,11 @@ final class FrameWriter {
                              codeBits: Self.bitWidth(candidate.maxIndex), indices: indices(of: candidate.variant))
             imageSizes[number] = file.byteCount - start
         }
-        if rememberedPixels + patch.pixels.count <= rememberedPixelLimit {
-            rememberedPixels += patch.pixels.count
+        if repeats.isRepeated(number) {
             let transparent = candidates[winner].usesTransparentIndex ? indexing.transparentIndex : nil
-            images[key] = RememberedImage(transparentIndex: transparent, onGlobal: palette != nil, bytes: file.lastBytes(imageSizes[winner]))
+            images[number] = RememberedImage(
+                transparentIndex: transparent, plannedOnGlobal: onGlobal, onGlobal: palette != nil, bytes: file.lastBytes(imageSizes[winner])
+            )
         }
         writeHolds(patch, delays: delays, onGlobal: palette != nil)
     }
@@ -192,45 +169,55 @@ final class FrameWriter {
     /// palette may be missing from the global one).
     private func index(_ patch: FramePatch, colors: ColorTable, indexLimit: Int) -> Fit {
         var hasHiddenPixels = false, hasKeptPixels = false
+        if undrawn.count < patch.pixels.count {
+            undrawn = [Int32](repeating: 0, count: patch.pixels.count)
+        }
         let fits = Self.resized(&simple, to: patch.pixels.count) { indices in
             drawn.withUnsafeMutableBufferPointer { drawn in
-                patch.pixels.withUnsafeBufferPointer { pixels in
-                    drawn.update(repeating: false)
-                    // Runs of one colour need one probe.
-                    var previous: PatchPixel = 0, previousIndex = 0
-                    for position in pixels.indices where pixels[position].mustDraw {
-                        let pixel = pixels[position]
-                        if pixel != previous {
-                            guard let index = colors.position(of: pixel.rgb) else { return false }
-                            previous = pixel
-                            previousIndex = index
-                            drawn[index] = true
-                        }
-                        indices[position] = UInt8(truncatingIfNeeded: previousIndex)
-                    }
-                    let free = drawn.firstIndex(of: false) ?? ColorTable.paletteCapacity
-                    let transparentIndex = free < indexLimit ? free : nil
-                    var previousKept: PatchPixel = 0, previousKeptIndex: Int?
-                    for position in pixels.indices where !pixels[position].mustDraw {
-                        let pixel = pixels[position]
-                        var own: Int?
-                        if pixel.isKept {
-                            hasKeptPixels = true
-                            if pixel != previousKept {
-                                previousKept = pixel
-                                previousKeptIndex = colors.position(of: pixel.rgb)
+                undrawn.withUnsafeMutableBufferPointer { undrawn in
+                    patch.pixels.withUnsafeBufferPointer { pixels in
+                        drawn.update(repeating: false)
+                        // Runs of one colour need one probe.
+                        var previous: PatchPixel = 0, previousIndex = 0, undrawnCount = 0
+                        for position in pixels.indices {
+                            let pixel = pixels[position]
+                            guard pixel.mustDraw else {
+                                undrawn[undrawnCount] = Int32(truncatingIfNeeded: position)
+                                undrawnCount += 1
+                                continue
                             }
-                            own = previousKeptIndex
+                            if pixel != previous {
+                                guard let index = colors.position(of: pixel.rgb) else { return false }
+                                previous = pixel
+                                previousIndex = index
+                                drawn[index] = true
+                            }
+                            indices[position] = UInt8(truncatingIfNeeded: previousIndex)
                         }
-                        if let own, drawn[own] {
-                            indices[position] = UInt8(truncatingIfNeeded: own)
-                            continue
+                        let free = drawn.firstIndex(of: false) ?? ColorTable.paletteCapacity
+                        let transparentIndex = free < indexLimit ? free : nil
+                        var previousKept: PatchPixel = 0, previousKeptIndex: Int?
+                        for position in undrawn[..<undrawnCount].lazy.map(Int.init) {
+                            let pixel = pixels[position]
+                            var own: Int?
+                            if pixel.isKept {
+                                hasKeptPixels = true
+                                if pixel != previousKept {
+                                    previousKept = pixel
+                                    previousKeptIndex = colors.position(of: pixel.rgb)
+                                }
+                                own = previousKeptIndex
+                            }
+                            if let own, drawn[own] {
+                                indices[position] = UInt8(truncatingIfNeeded: own)
+                                continue
+                            }
+                            hasHiddenPixels = true
+                            guard let index = transparentIndex ?? own else { return false }
+                            indices[position] = UInt8(truncatingIfNeeded: index)
                         }
-                        hasHiddenPixels = true
-                        guard let index = transparentIndex ?? own else { return false }
-                        indices[position] = UInt8(truncatingIfNeeded: index)
+                        return true
                     }
-                    return true
                 }
             }
         }
@@ -316,7 +303,8 @@ final class FrameWriter {
     @discardableResult
     private static func resized<Result>(_ buffer: inout [UInt8], to count: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Result) -> Result {
         if buffer.count != count {
-            buffer = [UInt8](repeating: 0, count: count)
+            buffer.removeAll(keepingCapacity: true)
+            buffer.append(contentsOf: repeatElement(0, count: count))
         }
         return buffer.withUnsafeMutableBufferPointer { body($0) }
     }

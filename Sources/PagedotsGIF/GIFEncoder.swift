@@ -13,10 +13,11 @@ public final class GIFEncoder {
     /// for twice: two frames' worth, or 2^18 (1 MiB) when that is more. Past
     /// it, a second pass makes them again. (Tests lower it.)
     var storedPixelLimit: (_ framePixels: Int) -> Int = { max(2 * $0, 1 << 18) }
-    /// How many patch pixels the writer may remember images for, to write a
-    /// repeated frame again without compressing it (docs/gif.md, "Repeated
-    /// frames"). (Tests set 0, to compare with the files written without.)
-    var rememberedPixelLimit = FrameWriter.defaultRememberedPixelLimit
+    /// How many patch pixels the first pass may keep to find frames that
+    /// repeat an earlier one, which are then neither counted nor compressed
+    /// again (docs/gif.md, "Repeated frames"): 2^18 (1 MiB). (Tests set 0,
+    /// to compare with the files written without.)
+    var rememberedPixelLimit = 1 << 18
 
     public init() {}
 
@@ -50,10 +51,11 @@ public final class GIFEncoder {
         // First pass: plan every frame, count colours, keep the patches while they fit.
         let storedPixelLimit = storedPixelLimit(width * height)
         var census = ColorCensus()
+        var repeats = PatchRepeats(pixelLimit: rememberedPixelLimit)
         var patches: [FramePatch] = []
         var storedPixels = 0
         frames.forEachPatch(of: frameAt, matte: matte, loops: loops) { patch in
-            census.add(patch)
+            census.add(patch, repeating: repeats.add(patch))
             storedPixels += patch.pixels.count
             if storedPixels <= storedPixelLimit {
                 patches.append(patch)
@@ -76,7 +78,7 @@ public final class GIFEncoder {
         if frameTotal > 1 {
             Self.appendLoop(plays: plays, to: file)
         }
-        let writer = FrameWriter(file: file, plan: plan, isStill: frameTotal == 1, rememberedPixelLimit: rememberedPixelLimit)
+        let writer = FrameWriter(file: file, plan: plan, isStill: frameTotal == 1, repeats: repeats)
         if keptAll {
             patches.forEach(writer.write)
         } else {

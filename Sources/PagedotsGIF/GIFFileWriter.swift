@@ -19,6 +19,8 @@ final class GIFFileWriter {
 
     private let output = Output()
     private var file: UnsafeMutablePointer<GifFileType>?
+    /// The copy of an image's indices that giflib masks in place, reused.
+    private var scratch: [UInt8] = []
 
     /// Opens the file and writes its header, logical screen descriptor and
     /// global palette (`globalColors`, 24-bit RGB, padded to `globalSize`
@@ -70,9 +72,10 @@ final class GIFFileWriter {
             DelayTime: Int32(delayCentiseconds),
             TransparentColor: Int32(transparentIndex ?? Int(NO_TRANSPARENT_COLOR))
         )
-        var bytes = [GifByteType](repeating: 0, count: 4)
-        let length = EGifGCBToExtension(&block, &bytes)
-        Self.check(EGifPutExtension(file, GRAPHICS_EXT_FUNC_CODE, Int32(length), bytes), "EGifPutExtension")
+        withUnsafeTemporaryAllocation(of: GifByteType.self, capacity: 4) { bytes in
+            let length = EGifGCBToExtension(&block, bytes.baseAddress)
+            Self.check(EGifPutExtension(file, GRAPHICS_EXT_FUNC_CODE, Int32(length), bytes.baseAddress), "EGifPutExtension")
+        }
     }
 
     /// One image: `rect` on the canvas, its palette indices row by row in
@@ -100,9 +103,10 @@ final class GIFFileWriter {
         }
         Self.check(status, "EGifPutImageDesc")
         // EGifPutLine takes any number of pixels (here all rows at once) and
-        // masks them in place to the code width: it gets a copy.
-        var pixels = indices
-        pixels.withUnsafeMutableBufferPointer { pixels in
+        // masks them in place to the code width: it gets a copy (in `scratch`).
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: indices)
+        scratch.withUnsafeMutableBufferPointer { pixels in
             Self.check(EGifPutLine(file, pixels.baseAddress, Int32(pixels.count)), "EGifPutLine")
         }
     }
