@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CLinux"]),
         .target(
             name: "PagedotsService",
-            dependencies: ["PagedotsCore", "PagedotsRender", "PagedotsPNG", "PagedotsGIF", "HTTPServer", "CCrypto", "CZlib"]
+            dependencies: ["PagedotsCore", "PagedotsRender", "PagedotsPNG", "PagedotsGIF", "HTTPServer", "CCrypto", "CZlib", "CLinux"]
         ),
         .executableTarget(name: "pagedots", dependencies: ["PagedotsService"]),
         // Drives the scripts under bench/: times the pipeline's steps in-process.

@@ -6,6 +6,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/uio.h>
+#include <malloc.h>
 
 // A GNU extension: Glibc's module is built without _GNU_SOURCE, so it is declared here.
 extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);

@@ -14,6 +14,10 @@
 ///   still down little, however many of them wait;
 /// - a flood of animations fills only its own queue; beyond it, `submit`
 ///   refuses (`503`) while stills are still taken.
+///
+/// The animation threads give the memory their jobs freed back to the
+/// system between jobs (`RenderPool.returnFreedMemory`): an animation's
+/// scratch would otherwise stay resident beside the cache.
 final class RenderLanes: Sendable {
     /// Nice steps the animation threads run below the process: a nice-0
     /// thread weighs about ten times as much as a nice-10 one.
@@ -35,7 +39,9 @@ final class RenderLanes: Sendable {
     /// animations with at most `animationQueueLimit` waiting.
     init(threads: Int, stillQueueLimit: Int, animationQueueLimit: Int) {
         stills = RenderPool(threads: threads, queueLimit: stillQueueLimit)
-        animations = RenderPool(threads: max(1, threads - 1), queueLimit: animationQueueLimit, niceness: Self.animationNiceness)
+        animations = RenderPool(
+            threads: max(1, threads - 1), queueLimit: animationQueueLimit, niceness: Self.animationNiceness, trimsHeap: true
+        )
     }
 
     /// Jobs waiting for a thread now, in both lanes.

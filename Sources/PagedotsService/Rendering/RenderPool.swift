@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 import HTTPServer
 import Synchronization
@@ -12,7 +13,8 @@ import Synchronization
 ///
 /// Its threads may run at a lower priority than the rest of the process
 /// (`niceness`), so that the kernel gives the other threads the CPU first
-/// (`RenderLanes`: animations beside stills).
+/// (`RenderLanes`: animations beside stills), and may give the memory their
+/// jobs freed back to the system between jobs (`trimsHeap`).
 final class RenderPool: Sendable {
     /// Jobs a thread runs, while others wait, before it wakes the loops it
     /// answered for: the most a response waits for others to join it.
@@ -44,13 +46,17 @@ final class RenderPool: Sendable {
     private let queue = Mutex(Queue())
     private let limit: Int
     private let available: Semaphore
+    private let trimsHeap: Bool
 
     /// Starts `threads` render threads, each `niceness` nice steps below the
     /// process's priority (0: the same; Linux gives each thread its own nice
-    /// value); at most `queueLimit` jobs wait.
-    init(threads: Int, queueLimit: Int, niceness: Int32 = 0) {
+    /// value); at most `queueLimit` jobs wait. With `trimsHeap`, a thread
+    /// gives the memory freed back to the system between jobs, as often as
+    /// `HeapTrimSchedule` allows.
+    init(threads: Int, queueLimit: Int, niceness: Int32 = 0, trimsHeap: Bool = false) {
         limit = queueLimit
         available = Semaphore()
+        self.trimsHeap = trimsHeap
         for _ in 0..<max(1, threads) {
             let started = DetachedThread.start { [self] in
                 if niceness > 0 { Self.lowerPriority(by: niceness) }
@@ -85,10 +91,24 @@ final class RenderPool: Sendable {
         _ = setpriority(which, 0, min(19, current + steps))
     }
 
+    /// Gives the pages that the heap holds free back to the system (glibc's
+    /// `malloc_trim`, every arena): freed memory otherwise stays resident.
+    ///
+    /// An animation's scratch (frames, patches, compressed candidates, the
+    /// timeline's drawings: up to ~17 MiB near the limits) is freed when it
+    /// ends, in its thread's malloc arena, among the cached bodies made on
+    /// that thread. glibc keeps those holes resident and fills them only
+    /// partly: under a flood of animated misses they kept ~12 MiB beyond the
+    /// cache's budget (docs/performance.md, "Memory").
+    static func returnFreedMemory() {
+        _ = malloc_trim(0)
+    }
+
     private func work() -> Never {
         let maker = ImageMaker()
         let wakeups = DeferredWakeups.beginOnThisThread()
         var jobsSinceWakeup = 0
+        var trims = HeapTrimSchedule()
         while true {
             if jobsSinceWakeup >= Self.jobsPerWakeup || !available.tryWait() {
                 // About to go idle, or answered enough: wake the loops now.
@@ -97,8 +117,17 @@ final class RenderPool: Sendable {
                 available.wait()
             }
             guard let job = queue.withLock({ $0.pop() }) else { continue }
+            let start = trimsHeap ? monotonicNanoseconds() : 0
             job(maker)
             jobsSinceWakeup += 1
+            if trimsHeap, trims.jobDone(nanoseconds: monotonicNanoseconds() - start) {
+                // The answers made so far go out first: a trim takes up to a millisecond.
+                wakeups.flush()
+                jobsSinceWakeup = 0
+                let trimStart = monotonicNanoseconds()
+                Self.returnFreedMemory()
+                trims.trimmed(nanoseconds: monotonicNanoseconds() - trimStart)
+            }
         }
     }
 }
