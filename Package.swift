@@ -20,7 +20,8 @@ let package = Package(
             providers: [.apt(["libpango1.0-dev"])]
         ),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // GLib (Pango's own base) for SHA-256 and HMAC: OpenSSL's libcrypto kept 3.4 MiB resident for them.
+        .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(name: "CLinux"),
         // giflib ships no pkg-config file on every distribution: the header is in /usr/include.
         .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
@@ -33,7 +34,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CLinux"]),
         .target(
             name: "PagedotsService",
-            dependencies: ["PagedotsCore", "PagedotsRender", "PagedotsPNG", "PagedotsGIF", "HTTPServer", "CCrypto", "CZlib", "CLinux"]
+            dependencies: ["PagedotsCore", "PagedotsRender", "PagedotsPNG", "PagedotsGIF", "HTTPServer", "CGLib", "CZlib", "CLinux"]
         ),
         .executableTarget(name: "pagedots", dependencies: ["PagedotsService"]),
         // Drives the scripts under bench/: times the pipeline's steps in-process.

@@ -214,8 +214,10 @@ final class CandidateCompressor {
             compressed = stream
         } else {
             compressAfresh(candidate, effort: effort)
-            // A copy of the stream's own size, which leaves `compressed` to be reused.
-            let stream = Array(compressed)
+            // A copy of the stream's own size, which leaves `compressed` to be
+            // reused (`Array(compressed)` would share its storage, and with it
+            // the capacity of the largest stream so far).
+            let stream = compressed.withUnsafeBufferPointer { Array($0) }
             if rememberedBytes + key.rows.count + stream.count <= Self.rememberedByteLimit {
                 rememberedBytes += key.rows.count + stream.count
                 streams[key] = stream

@@ -1,11 +1,9 @@
-import CCrypto
+import CGLib
 
-/// SHA-256 through OpenSSL's libcrypto.
+/// SHA-256 and HMAC-SHA256 through GLib (loaded anyway, as Pango's base).
 enum Digest {
-    /// The algorithm, looked up once: OpenSSL 3's one-shot `SHA256()` looks it
-    /// up on every call, under a lock, and that took longer than the hashing
-    /// of a small PNG. (A fetched `EVP_MD` is immutable and thread-safe.)
-    nonisolated(unsafe) private static let sha256Algorithm = EVP_MD_fetch(nil, "SHA256", nil) ?? EVP_sha256()
+    /// Bytes of a SHA-256 digest.
+    static let sha256Length = 32
 
     /// The strong entity tag of a body: the first 128 bits of its SHA-256 in
     /// hex, quoted. Equal bytes give equal tags on every replica.
@@ -15,14 +13,30 @@ enum Digest {
 
     /// The 32 bytes of the SHA-256 of `bytes`.
     static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        bytes.withUnsafeBufferPointer { input in
-            digest.withUnsafeMutableBufferPointer { output in
-                // A failure would give every image the same tag (and wrong 304s): stop instead.
-                let status = EVP_Digest(input.baseAddress, input.count, output.baseAddress, nil, sha256Algorithm, nil)
-                precondition(status == 1, "OpenSSL's SHA-256 failed")
-            }
+        // GLib aborts when out of memory rather than return NULL.
+        let checksum = g_checksum_new(G_CHECKSUM_SHA256)
+        defer { g_checksum_free(checksum) }
+        bytes.withUnsafeBufferPointer { g_checksum_update(checksum, $0.baseAddress, $0.count) }
+        return digest { g_checksum_get_digest(checksum, $0, $1) }
+    }
+
+    /// The 32 bytes of the HMAC-SHA256 of `message` under `key`.
+    static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        let hmac = key.withUnsafeBufferPointer { g_hmac_new(G_CHECKSUM_SHA256, $0.baseAddress, gsize($0.count)) }
+        defer { g_hmac_unref(hmac) }
+        message.withUnsafeBufferPointer { g_hmac_update(hmac, $0.baseAddress, $0.count) }
+        return digest { g_hmac_get_digest(hmac, $0, $1) }
+    }
+
+    /// The digest that `read` writes, given room for it and its length in and out.
+    private static func digest(_ read: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<gsize>) -> Void) -> [UInt8] {
+        var length = gsize(sha256Length)
+        let digest = [UInt8](unsafeUninitializedCapacity: sha256Length) { buffer, initialized in
+            read(buffer.baseAddress, &length)
+            initialized = Int(length)
         }
+        // A short digest would give every image the same tag (and wrong 304s): stop instead.
+        precondition(digest.count == sha256Length, "GLib's SHA-256 gave \(digest.count) bytes")
         return digest
     }
 

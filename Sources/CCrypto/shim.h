@@ -1,4 +1,0 @@
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/sha.h>
-#include <openssl/crypto.h>
