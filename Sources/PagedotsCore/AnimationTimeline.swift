@@ -40,11 +40,18 @@ public struct AnimationTimeline: Sendable {
         drawnFrames().map(\.frame)
     }
 
-    /// `frames()`, each with its drawing (made once, to merge equal
-    /// neighbours) and where that drawing differs from the frame before's
-    /// (`Drawing.changedBounds(since:)`; the first frame's is the whole
-    /// canvas), found once while merging.
-    public func drawnFrames() -> [(frame: AnimationFrame, drawing: Drawing, changed: Rect)] {
+    /// Items of drawings that `drawnFrames()` keeps, in all (a few hundred
+    /// bytes each): a few hundred frames near the animation limits would
+    /// otherwise hold megabytes of drawings while they are encoded.
+    public static let keptDrawingItemLimit = 2048
+
+    /// `frames()`, each with where its drawing differs from the frame
+    /// before's (`Drawing.changedBounds(since:)`; the first frame's is the
+    /// whole canvas), found once while merging, and with the drawing itself
+    /// (made once, to merge equal neighbours) while the drawings kept so far
+    /// hold at most `keptDrawingItemLimit` items; a frame after that has
+    /// none, and `drawing(of:)` makes it again. The first frame always has its drawing.
+    public func drawnFrames() -> [(frame: AnimationFrame, drawing: Drawing?, changed: Rect)] {
         let layout = IndicatorLayout.layout(for: spec)
         var moments: [AnimationFrame] = []
         for offset in 0..<spec.pages {
@@ -52,19 +59,26 @@ public struct AnimationTimeline: Sendable {
                 Self.append(frame, to: &moments)
             }
         }
-        var frames: [(frame: AnimationFrame, drawing: Drawing, changed: Rect)] = []
+        var frames: [(frame: AnimationFrame, drawing: Drawing?, changed: Rect)] = []
         frames.reserveCapacity(moments.count)
+        var lastDrawing: Drawing?
+        var keptItems = 0
         for frame in moments {
             let drawing = drawing(of: frame)
-            guard let last = frames.last else {
-                frames.append((frame, drawing, Rect(x: 0, y: 0, width: drawing.size.width, height: drawing.size.height)))
-                continue
-            }
-            if let changed = drawing.changedBounds(since: last.drawing) {
-                frames.append((frame, drawing, changed))
+            defer { lastDrawing = drawing }
+            let changed: Rect
+            if let lastDrawing {
+                guard let box = drawing.changedBounds(since: lastDrawing) else {
+                    frames[frames.count - 1].frame.delay += frame.delay
+                    continue
+                }
+                changed = box
             } else {
-                frames[frames.count - 1].frame.delay += frame.delay
+                changed = Rect(x: 0, y: 0, width: drawing.size.width, height: drawing.size.height)
             }
+            let keeps = frames.isEmpty || keptItems + drawing.items.count <= Self.keptDrawingItemLimit
+            keptItems += keeps ? drawing.items.count : 0
+            frames.append((frame, keeps ? drawing : nil, changed))
         }
         return frames
     }

@@ -14,8 +14,10 @@ public final class AnimationFrames {
     /// The canvas, in pixels.
     public let width: Int
     public let height: Int
-    /// The timeline's frames, each with its drawing and where it differs from the frame before's.
-    public let frames: [(frame: AnimationFrame, drawing: Drawing, changed: Rect)]
+    /// The timeline's frames, each with where it differs from the frame
+    /// before's and, for the first frames, its drawing (`AnimationTimeline.drawnFrames()`).
+    public let frames: [(frame: AnimationFrame, drawing: Drawing?, changed: Rect)]
+    private let timeline: AnimationTimeline
     private let scale: Int
     private let renderer: RasterRenderer
     /// The last frame drawn (the encoder's next question is most often
@@ -30,13 +32,20 @@ public final class AnimationFrames {
     /// The frames of a validated animated spec, drawn by `renderer` (which
     /// remembers regions for them until its `forgetRegions()`).
     public init(spec: IndicatorSpec, renderer: RasterRenderer) {
-        frames = AnimationTimeline(spec: spec).drawnFrames()
+        timeline = AnimationTimeline(spec: spec)
+        frames = timeline.drawnFrames()
         scale = spec.scale
         self.renderer = renderer
-        let first = renderer.render(frames[0].drawing, scale: scale)
+        // The first frame always has its drawing.
+        let first = renderer.render(frames[0].drawing ?? timeline.drawing(of: frames[0].frame), scale: scale)
         last = (0, first, (0, 0, first.width, first.height))
         width = first.width
         height = first.height
+    }
+
+    /// Frame `index`'s drawing: kept by the timeline, or made again.
+    public func drawing(at index: Int) -> Drawing {
+        frames[index].drawing ?? timeline.drawing(of: frames[index].frame)
     }
 
     /// How many frames the timeline has.
@@ -46,7 +55,7 @@ public final class AnimationFrames {
     /// and how long it shows, in milliseconds.
     public func frame(at index: Int) -> (pixels: [UInt8], delayMilliseconds: Int) {
         if index < last.index {
-            let first = renderer.render(frames[0].drawing, scale: scale)
+            let first = renderer.render(drawing(at: 0), scale: scale)
             last = (0, first, (0, 0, first.width, first.height))
             spare = nil
         }
@@ -68,7 +77,7 @@ public final class AnimationFrames {
             spare = (last.index, before)
             last.index += 1
             let next = frames[last.index]
-            last.box = renderer.render(next.drawing, scale: scale, over: &last.image, changed: next.changed)
+            last.box = renderer.render(drawing(at: last.index), scale: scale, over: &last.image, changed: next.changed)
         }
         return (last.image.pixels, frames[index].frame.delay)
     }

@@ -54,6 +54,20 @@ import Testing
         #expect(zip(drawings, drawings.dropFirst()).allSatisfy { $0 != $1 })
     }
 
+    /// Past the limit, drawings are not kept (an animation near the limits
+    /// would hold megabytes of them); a frame without one is drawn from its moment.
+    @Test func drawingsAreKeptUpToTheirItemLimit() throws {
+        let timeline = try Self.timeline("pages=40&current=3&fps=50")
+        let frames = timeline.drawnFrames()
+        let kept = frames.compactMap(\.drawing)
+        #expect(frames[0].drawing != nil)
+        #expect(kept.count > 1 && kept.count < frames.count)
+        #expect(kept.reduce(0) { $0 + $1.items.count } <= AnimationTimeline.keptDrawingItemLimit)
+        // Kept ones are those of the first frames, and equal what the moment draws.
+        #expect(frames.prefix(kept.count).allSatisfy { $0.drawing == timeline.drawing(of: $0.frame) })
+        #expect(try Self.timeline("pages=5&current=0&style=pill").drawnFrames().allSatisfy { $0.drawing != nil })
+    }
+
     @Test func everyPageIsShownInOrderFromCurrent() throws {
         let frames = try Self.timeline("pages=4&current=2&effect=none").frames()
         #expect(frames.map(\.moment) == [2, 3, 0, 1, 2].map { .rest(page: $0, fill: 0) })

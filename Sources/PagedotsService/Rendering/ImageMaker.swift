@@ -15,11 +15,14 @@ public struct EncodedImage: Sendable {
 /// one per thread. The server and `pagedots render` both use it, so they
 /// give the same bytes.
 public final class ImageMaker {
-    private let renderer = RasterRenderer()
-    private let encoder = PNGEncoder()
-    private let svgWriter = SVGWriter()
-    private let gifEncoder = GIFEncoder()
-    private let apngEncoder = APNGEncoder()
+    // Each made when first used: the still lane's threads never write an
+    // animation, nor the animation lane's a still PNG, and each encoder holds
+    // its own zlib or giflib buffers.
+    private lazy var renderer = RasterRenderer()
+    private lazy var encoder = PNGEncoder()
+    private lazy var svgWriter = SVGWriter()
+    private lazy var gifEncoder = GIFEncoder()
+    private lazy var apngEncoder = APNGEncoder()
 
     public init() {}
 
