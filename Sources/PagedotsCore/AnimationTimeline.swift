@@ -40,10 +40,11 @@ public struct AnimationTimeline: Sendable {
         drawnFrames().map(\.frame)
     }
 
-    /// Items of drawings that `drawnFrames()` keeps, in all (a few hundred
-    /// bytes each): a few hundred frames near the animation limits would
-    /// otherwise hold megabytes of drawings while they are encoded.
-    public static let keptDrawingItemLimit = 2048
+    /// Items of drawings that `drawnFrames()` keeps, in all, the items inside
+    /// a clip counted (a few hundred bytes each): a few hundred frames near
+    /// the animation limits would otherwise hold megabytes of drawings while
+    /// they are encoded.
+    public static let keptDrawingItemLimit = 1024
 
     /// `frames()`, each with where its drawing differs from the frame
     /// before's (`Drawing.changedBounds(since:)`; the first frame's is the
@@ -76,8 +77,10 @@ public struct AnimationTimeline: Sendable {
             } else {
                 changed = Rect(x: 0, y: 0, width: drawing.size.width, height: drawing.size.height)
             }
-            let keeps = frames.isEmpty || keptItems + drawing.items.count <= Self.keptDrawingItemLimit
-            keptItems += keeps ? drawing.items.count : 0
+            // The first frames' drawings, up to the first that does not fit.
+            let items = Self.itemCount(drawing.items)
+            let keeps = frames.isEmpty || (frames[frames.count - 1].drawing != nil && keptItems + items <= Self.keptDrawingItemLimit)
+            keptItems += keeps ? items : 0
             frames.append((frame, keeps ? drawing : nil, changed))
         }
         return frames
@@ -103,6 +106,16 @@ public struct AnimationTimeline: Sendable {
         }
         // Each page's last frame (the next page at rest) is merged with the next page's first.
         return count - (spec.pages - 1)
+    }
+
+    /// How many items `items` hold, counting those inside clips.
+    static func itemCount(_ items: [DrawItem]) -> Int {
+        items.reduce(0) { count, item in
+            if case .clipped(_, let inside) = item {
+                return count + 1 + itemCount(inside)
+            }
+            return count + 1
+        }
     }
 
     /// What `frame` shows.

@@ -56,13 +56,16 @@ import Testing
 
     /// Past the limit, drawings are not kept (an animation near the limits
     /// would hold megabytes of them); a frame without one is drawn from its moment.
-    @Test func drawingsAreKeptUpToTheirItemLimit() throws {
-        let timeline = try Self.timeline("pages=40&current=3&fps=50")
+    @Test(arguments: ["pages=40&current=3&fps=50", "pages=285&style=scroll"])
+    func drawingsAreKeptUpToTheirItemLimit(query: String) throws {
+        let timeline = try Self.timeline(query)
         let frames = timeline.drawnFrames()
         let kept = frames.compactMap(\.drawing)
         #expect(frames[0].drawing != nil)
         #expect(kept.count > 1 && kept.count < frames.count)
-        #expect(kept.reduce(0) { $0 + $1.items.count } <= AnimationTimeline.keptDrawingItemLimit)
+        // Items inside the scroll's clip count too.
+        #expect(kept.reduce(0) { $0 + AnimationTimeline.itemCount($1.items) } <= AnimationTimeline.keptDrawingItemLimit)
+        #expect(kept.count * 4 < frames.count)
         // Kept ones are those of the first frames, and equal what the moment draws.
         #expect(frames.prefix(kept.count).allSatisfy { $0.drawing == timeline.drawing(of: $0.frame) })
         #expect(try Self.timeline("pages=5&current=0&style=pill").drawnFrames().allSatisfy { $0.drawing != nil })
