@@ -3,10 +3,9 @@ import PagedotsPNG
 import PagedotsRender
 
 /// Every frame of an animated spec's timeline with its delay in ms and what
-/// it shows, drawn as `ImageMaker` draws them for the encoders (each over
-/// the one before, repainted where the two drawings differ, which can round
-/// a few edge pixels one level off a whole drawing; docs/gif.md, "Drawing
-/// the frames").
+/// it shows, drawn as `ImageMaker` draws them for the encoders (`AnimationFrames`:
+/// each over the one before, repainted where the two drawings differ;
+/// docs/gif.md, "Drawing the frames").
 func animationFrames(of spec: IndicatorSpec, renderer: RasterRenderer) -> [(image: RGBAImage, delay: Int, moment: Moment)] {
     defer { renderer.forgetRegions() }
     let frames = AnimationFrames(spec: spec, renderer: renderer)
