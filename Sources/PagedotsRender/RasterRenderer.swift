@@ -31,8 +31,8 @@ public final class RasterRenderer {
     private var rememberedRegionBytes = 0
     /// The most bytes `regions` holds (1 MiB); past that, regions are drawn but not kept.
     public var rememberedRegionByteLimit = 1 << 20
-    /// The straight RGBA pixel (in memory order) that Cairo paints for the last background asked for.
-    private var backgroundPixel: (color: RGBA, pixel: UInt32)?
+    /// The straight RGBA pixel (in memory order) that Cairo paints for the last background asked for, with the inks asked for.
+    private var backgroundPixel: (color: RGBA, inks: Inks, pixel: UInt32)?
 
     public init() {}
 
@@ -54,8 +54,9 @@ public final class RasterRenderer {
         paint(drawing, scale: scale, on: context)
         cairo_surface_flush(surface)
         let box = (x: 0, y: 0, width: width, height: height)
+        let inks = Inks(of: drawing)
         let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { output, count in
-            Self.copyStraightRGBA(of: surface, box: box, into: UnsafeMutableRawBufferPointer(output), at: (0, 0), width: width)
+            Self.copyStraightRGBA(of: surface, box: box, into: UnsafeMutableRawBufferPointer(output), at: (0, 0), width: width, inks: inks)
             count = width * height * 4
         }
         return RGBAImage(width: width, height: height, pixels: pixels)
@@ -107,13 +108,15 @@ public final class RasterRenderer {
         }
         guard box.width > 0, box.height > 0 else { return box }
         let groups = Self.groups(of: drawing.items.indices.filter { drawn[$0] }, bounds: bounds, box: box, scale: scale, width: width, height: height)
+        // The whole drawing's, as `render` draws it.
+        let inks = Inks(of: drawing)
         if groups.count != 1 || groups[0].box != box {
-            fill(box, of: &image, with: drawing.background)
+            fill(box, of: &image, with: drawing.background, inks: inks)
         }
         for group in groups {
             repaint(
-                group.items.map { drawing.items[$0] }, background: drawing.background, startsWithFirst: group.items.first == 0, scale: scale,
-                box: group.box, of: &image, canvas: (surface, data)
+                group.items.map { drawing.items[$0] }, background: drawing.background, inks: inks, startsWithFirst: group.items.first == 0,
+                scale: scale, box: group.box, of: &image, canvas: (surface, data)
             )
         }
         return box
@@ -151,17 +154,18 @@ public final class RasterRenderer {
     }
 
     /// Draws `items` on `background` into `box` of `image`, as on a canvas
-    /// of the box's own (they lie inside it whole), or copies the pixels
-    /// remembered for the same region drawn before, and remembers them.
+    /// of the box's own (they lie inside it whole), its translucent pixels
+    /// in `inks`, or copies the pixels remembered for the same region drawn
+    /// before with the same inks, and remembers them.
     /// `startsWithFirst`: whether the items start with the drawing's first,
     /// which Cairo draws on a canvas it knows to be clear (see `paint`).
     private func repaint(
-        _ items: [DrawItem], background: RGBA, startsWithFirst: Bool, scale: Int, box: (x: Int, y: Int, width: Int, height: Int),
+        _ items: [DrawItem], background: RGBA, inks: Inks, startsWithFirst: Bool, scale: Int, box: (x: Int, y: Int, width: Int, height: Int),
         of image: inout RGBAImage, canvas: (surface: OpaquePointer, data: UnsafeMutablePointer<UInt8>)
     ) {
         let width = image.width
         let key = rememberedRegionByteLimit > 0 ? RegionKey(
-            items: items, background: background, startsClear: startsWithFirst && background.alpha == 0, scale: scale,
+            items: items, background: background, inks: inks, startsClear: startsWithFirst && background.alpha == 0, scale: scale,
             left: box.x, top: box.y, width: box.width, height: box.height
         ) : nil
         if let key, let region = regions[key] {
@@ -177,7 +181,7 @@ public final class RasterRenderer {
             paint(Drawing(size: Size(width: 0, height: 0), background: background, items: items), scale: scale, on: context, clearCanvasShortcut: startsWithFirst)
             cairo_surface_flush(part)
             image.pixels.withUnsafeMutableBytes { output in
-                Self.copyStraightRGBA(of: part, box: (0, 0, box.width, box.height), into: output, at: (box.x, box.y), width: width)
+                Self.copyStraightRGBA(of: part, box: (0, 0, box.width, box.height), into: output, at: (box.x, box.y), width: width, inks: inks)
             }
         }
         let regionBytes = box.width * box.height * 4
@@ -193,17 +197,17 @@ public final class RasterRenderer {
     }
 
     /// Sets every pixel of `box` in `image` to `background` as Cairo paints
-    /// it (found once per colour, on a pixel of the canvas).
-    private func fill(_ box: (x: Int, y: Int, width: Int, height: Int), of image: inout RGBAImage, with background: RGBA) {
+    /// it and `inks` un-premultiply it (found once per colour and inks, on a pixel of the canvas).
+    private func fill(_ box: (x: Int, y: Int, width: Int, height: Int), of image: inout RGBAImage, with background: RGBA, inks: Inks) {
         guard let canvas, let data = cairo_image_surface_get_data(canvas.surface) else { return }
-        if backgroundPixel?.color != background {
+        if backgroundPixel?.color != background || backgroundPixel?.inks != inks {
             var pixel: UInt32 = 0
             drawPart(box: (0, 0, 1, 1), canvas: (canvas.surface, data)) { part, context in
                 paint(Drawing(size: Size(width: 0, height: 0), background: background, items: []), scale: 1, on: context)
                 cairo_surface_flush(part)
-                withUnsafeMutableBytes(of: &pixel) { Self.copyStraightRGBA(of: part, box: (0, 0, 1, 1), into: $0, at: (0, 0), width: 1) }
+                withUnsafeMutableBytes(of: &pixel) { Self.copyStraightRGBA(of: part, box: (0, 0, 1, 1), into: $0, at: (0, 0), width: 1, inks: inks) }
             }
-            backgroundPixel = (background, pixel)
+            backgroundPixel = (background, inks, pixel)
         }
         let pixel = backgroundPixel?.pixel ?? 0
         let width = image.width
@@ -384,31 +388,40 @@ public final class RasterRenderer {
 
     /// The surface's premultiplied native-endian ARGB32 pixels inside `box`
     /// as straight RGBA bytes, written into `output` (an image `width`
-    /// pixels wide) with the box's corner at `origin`, un-premultiplied as Cairo's PNG writer
-    /// does: `(c·255 + a/2) / a`. Works a pixel (four bytes) at a time; clear
-    /// and opaque pixels need no division.
+    /// pixels wide) with the box's corner at `origin`: a translucent pixel
+    /// in the nearest of `inks` that paints it, or else un-premultiplied as
+    /// Cairo's PNG writer does, `(c·255 + a/2) / a`. Works a pixel (four
+    /// bytes) at a time; clear and opaque pixels need no division, and a
+    /// translucent pixel like the one before it (a dot's inside) is not
+    /// worked out again.
     static func copyStraightRGBA(
         of surface: OpaquePointer, box: (x: Int, y: Int, width: Int, height: Int),
-        into output: UnsafeMutableRawBufferPointer, at origin: (x: Int, y: Int), width: Int
+        into output: UnsafeMutableRawBufferPointer, at origin: (x: Int, y: Int), width: Int, inks: Inks
     ) {
         let stride = Int(cairo_image_surface_get_stride(surface))
         guard let data = cairo_image_surface_get_data(surface), let base = output.baseAddress,
               output.count >= (origin.y + box.height) * width * 4 else { return }
         let words = base.bindMemory(to: UInt32.self, capacity: output.count / 4)
+        // A clear pixel never takes this path, so the first translucent one is worked out.
+        var last: (pixel: UInt32, straight: UInt32) = (0, 0)
         for y in box.y ..< box.y + box.height {
             let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
             var out = (origin.y + y - box.y) * width + origin.x
             for x in box.x ..< box.x + box.width {
                 let pixel = row[x]
                 let alpha = pixel >> 24
-                var red = (pixel >> 16) & 0xFF, green = (pixel >> 8) & 0xFF, blue = pixel & 0xFF
-                if alpha != 0xFF, alpha != 0 {
-                    red = (red * 255 + alpha / 2) / alpha
-                    green = (green * 255 + alpha / 2) / alpha
-                    blue = (blue * 255 + alpha / 2) / alpha
+                let straight: UInt32
+                if alpha == 0xFF || alpha == 0 {
+                    // Bytes R, G, B, A in memory, whatever the machine's byte order.
+                    straight = (pixel >> 16) & 0xFF | (pixel & 0xFF00) | (pixel & 0xFF) << 16 | alpha << 24
+                } else if pixel == last.pixel {
+                    straight = last.straight
+                } else {
+                    let color = inks.straightColor(red: (pixel >> 16) & 0xFF, green: (pixel >> 8) & 0xFF, blue: pixel & 0xFF, alpha: alpha)
+                    straight = color | alpha << 24
+                    last = (pixel, straight)
                 }
-                // Bytes R, G, B, A in memory, whatever the machine's byte order.
-                words[out] = (red | green << 8 | blue << 16 | alpha << 24).littleEndian
+                words[out] = straight.littleEndian
                 out += 1
             }
         }

@@ -2,8 +2,8 @@ import PagedotsCore
 
 /// What decides the pixels of a region that `RasterRenderer` repaints for
 /// an animation frame, but for where the region is: the region's size, the
-/// scale, the background, whether Cairo draws the first item as on a clear
-/// canvas, and the items drawn, their coordinates taken from the region's
+/// scale, the background, the inks of translucent pixels, whether Cairo
+/// draws the first item as on a clear canvas, and the items drawn, their coordinates taken from the region's
 /// top left corner. Two regions with the same key come out as
 /// the same pixels (docs/gif.md, "Drawing the frames").
 ///
@@ -39,14 +39,14 @@ struct RegionKey: Hashable {
     /// whose top left corner is at pixel (`left`, `top`); nil when an item
     /// is text (laid out by Pango, not by these paths) or a coordinate is
     /// not a finite number of reasonable size.
-    init?(items: [DrawItem], background: RGBA, startsClear: Bool, scale: Int, left: Int, top: Int, width: Int, height: Int) {
+    init?(items: [DrawItem], background: RGBA, inks: Inks, startsClear: Bool, scale: Int, left: Int, top: Int, width: Int, height: Int) {
         self.width = width
         self.height = height
         self.scale = scale
         self.background = background
         self.startsClear = startsClear
         var words: [Int64] = []
-        words.reserveCapacity(Self.wordCount(of: items))
+        words.reserveCapacity(Self.wordCount(of: items) + 1 + inks.colors.count)
         var digest: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ word: Int64) {
             words.append(word)
@@ -106,6 +106,8 @@ struct RegionKey: Hashable {
             return true
         }
         guard add(items) else { return nil }
+        add(Int64(inks.colors.count))
+        for ink in inks.colors { add(Int64(ink)) }
         self.words = words
         self.digest = digest
     }
