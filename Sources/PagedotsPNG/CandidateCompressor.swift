@@ -35,6 +35,9 @@ final class CandidateCompressor {
         var extraBytes: Int
         /// The caller's name for the way the rows were made.
         var tag: Int
+        /// Whether a pixel takes several bytes (RGB, RGBA, grey and alpha),
+        /// which a thorough compression searches harder (`Deflater.Effort.exhaustive`).
+        var multiByte: Bool
         /// The size of a quick compression, once made.
         var quickSize: Int?
     }
@@ -141,7 +144,9 @@ final class CandidateCompressor {
                unfiltered * Self.flatImageRatio <= rows.bytes.count {
                 continue  // flat-colour art: filters do not pay
             }
-            var candidate = Candidate(filteredRows: rows.filtered(filtering), strategy: strategy, extraBytes: extraBytes, tag: tag)
+            var candidate = Candidate(
+                filteredRows: rows.filtered(filtering), strategy: strategy, extraBytes: extraBytes, tag: tag, multiByte: rows.layout.bitsPerPixel > 8
+            )
             if mode == .animation {
                 let size = keepIfSmallest(candidate)
                 if filtering == .none {
@@ -231,6 +236,7 @@ final class CandidateCompressor {
         compressed.removeAll(keepingCapacity: true)
         let rows = candidate.filteredRows
         let stream = mode == .animation && rows.count <= Self.smallStreamByteLimit ? smallDeflater : deflater
+        let effort = effort == .thorough && candidate.multiByte ? .exhaustive : effort
         rows.withUnsafeBufferPointer { stream.compress($0, strategy: candidate.strategy, effort: effort, appendingTo: &compressed) }
     }
 }
