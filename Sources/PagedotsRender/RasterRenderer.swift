@@ -66,11 +66,10 @@ public final class RasterRenderer {
     /// the same scale, repainting only the pixels that `changed` (points,
     /// as `Drawing.changedBounds(since:)` gives it) touches, with a pixel
     /// more on every side for antialiasing; the pixels outside stay as they
-    /// are. The pixels repainted come out exactly as `render` draws them
-    /// (when the drawing's first item paints something): Cairo draws them on
-    /// a canvas of their own, moved by whole pixels, not through a clip
-    /// (which rounds coverage differently), the drawing's first item alone
-    /// as on a clear canvas. Items that cannot reach them are left out, and
+    /// are. The pixels repainted come out exactly as `render` draws them:
+    /// Cairo draws them on a canvas of their own, moved by whole pixels, not
+    /// through a clip (which rounds coverage differently), every item over a
+    /// canvas marked as drawn on (see `paint`). Items that cannot reach them are left out, and
     /// items whose pixels cannot meet are drawn apart, each group on a
     /// canvas of its own, or copied when drawn before in the same way
     /// elsewhere. An image of another size is drawn whole. Gives the box of
@@ -115,8 +114,8 @@ public final class RasterRenderer {
         }
         for group in groups {
             repaint(
-                group.items.map { drawing.items[$0] }, background: drawing.background, inks: inks, startsWithFirst: group.items.first == 0,
-                scale: scale, box: group.box, of: &image, canvas: (surface, data)
+                group.items.map { drawing.items[$0] }, background: drawing.background, inks: inks, scale: scale, box: group.box,
+                of: &image, canvas: (surface, data)
             )
         }
         return box
@@ -157,15 +156,13 @@ public final class RasterRenderer {
     /// of the box's own (they lie inside it whole), its translucent pixels
     /// in `inks`, or copies the pixels remembered for the same region drawn
     /// before with the same inks, and remembers them.
-    /// `startsWithFirst`: whether the items start with the drawing's first,
-    /// which Cairo draws on a canvas it knows to be clear (see `paint`).
     private func repaint(
-        _ items: [DrawItem], background: RGBA, inks: Inks, startsWithFirst: Bool, scale: Int, box: (x: Int, y: Int, width: Int, height: Int),
+        _ items: [DrawItem], background: RGBA, inks: Inks, scale: Int, box: (x: Int, y: Int, width: Int, height: Int),
         of image: inout RGBAImage, canvas: (surface: OpaquePointer, data: UnsafeMutablePointer<UInt8>)
     ) {
         let width = image.width
         let key = rememberedRegionByteLimit > 0 ? RegionKey(
-            items: items, background: background, inks: inks, startsClear: startsWithFirst && background.alpha == 0, scale: scale,
+            items: items, background: background, inks: inks, scale: scale,
             left: box.x, top: box.y, width: box.width, height: box.height
         ) : nil
         if let key, let region = regions[key] {
@@ -178,7 +175,7 @@ public final class RasterRenderer {
         }
         drawPart(box: box, canvas: canvas) { part, context in
             cairo_translate(context, Double(-box.x), Double(-box.y))
-            paint(Drawing(size: Size(width: 0, height: 0), background: background, items: items), scale: scale, on: context, clearCanvasShortcut: startsWithFirst)
+            paint(Drawing(size: Size(width: 0, height: 0), background: background, items: items), scale: scale, on: context)
             cairo_surface_flush(part)
             image.pixels.withUnsafeMutableBytes { output in
                 Self.copyStraightRGBA(of: part, box: (0, 0, box.width, box.height), into: output, at: (box.x, box.y), width: width, inks: inks)
@@ -255,23 +252,19 @@ public final class RasterRenderer {
     }
 
     /// Paints the background and the items (within the context's clip, if
-    /// any). `clearCanvasShortcut`: whether Cairo may draw the first item as
-    /// on a canvas it knows to be clear, as a whole drawing draws its first
-    /// item; otherwise the items are all drawn as a whole drawing draws
-    /// those after the first.
-    private func paint(_ drawing: Drawing, scale: Int, on context: OpaquePointer, clearCanvasShortcut: Bool = true) {
+    /// any), every item over a canvas marked as drawn on.
+    private func paint(_ drawing: Drawing, scale: Int, on context: OpaquePointer) {
         cairo_save(context)
         cairo_scale(context, Double(scale), Double(scale))
         cairo_set_operator(context, CAIRO_OPERATOR_SOURCE)
         setColor(drawing.background, on: context)
         cairo_paint(context)
-        if !clearCanvasShortcut {
-            // Cairo draws on a canvas it knows to be clear (a transparent
-            // background just painted) another way, which rounds some edge
-            // pixels a level apart from drawing over one: in a whole drawing
-            // only the first item that paints something is drawn so.
-            cairo_surface_mark_dirty(cairo_get_target(context))
-        }
+        // Cairo draws the first item on a canvas it knows to be clear (a
+        // transparent background just painted) another way, which rounds
+        // some edge pixels a level apart from drawing over one. Marked as
+        // drawn on, the canvas draws every item alike, the first included,
+        // so a region's pixels depend on its items alone, wherever it lies.
+        cairo_surface_mark_dirty(cairo_get_target(context))
         cairo_set_operator(context, CAIRO_OPERATOR_OVER)
         for item in drawing.items { draw(item, on: context) }
         cairo_restore(context)

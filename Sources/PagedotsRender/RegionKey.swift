@@ -2,10 +2,10 @@ import PagedotsCore
 
 /// What decides the pixels of a region that `RasterRenderer` repaints for
 /// an animation frame, but for where the region is: the region's size, the
-/// scale, the background, the inks of translucent pixels, whether Cairo
-/// draws the first item as on a clear canvas, and the items drawn, their coordinates taken from the region's
-/// top left corner. Two regions with the same key come out as
-/// the same pixels (docs/gif.md, "Drawing the frames").
+/// scale, the background, the inks of translucent pixels, and the items
+/// drawn, their coordinates taken from the region's top left corner. Two
+/// regions with the same key come out as the same pixels (docs/gif.md,
+/// "Drawing the frames").
 ///
 /// Cairo turns path coordinates into device space, `scale × x − left`
 /// (paths are drawn rounded to 1/100 point, `n / 100`), then into 24.8
@@ -20,8 +20,6 @@ struct RegionKey: Hashable {
     var height: Int
     var scale: Int
     var background: RGBA
-    /// Whether the first item is drawn as on a clear canvas (which rounds a few edge pixels another way).
-    var startsClear: Bool
     /// The items, flattened: a tag per item and path element, then its
     /// numbers (coordinates as above, colours packed, line widths' bits).
     var words: [Int64]
@@ -39,12 +37,11 @@ struct RegionKey: Hashable {
     /// whose top left corner is at pixel (`left`, `top`); nil when an item
     /// is text (laid out by Pango, not by these paths) or a coordinate is
     /// not a finite number of reasonable size.
-    init?(items: [DrawItem], background: RGBA, inks: Inks, startsClear: Bool, scale: Int, left: Int, top: Int, width: Int, height: Int) {
+    init?(items: [DrawItem], background: RGBA, inks: Inks, scale: Int, left: Int, top: Int, width: Int, height: Int) {
         self.width = width
         self.height = height
         self.scale = scale
         self.background = background
-        self.startsClear = startsClear
         var words: [Int64] = []
         words.reserveCapacity(Self.wordCount(of: items) + 1 + inks.colors.count)
         var digest: UInt64 = 0xcbf2_9ce4_8422_2325
