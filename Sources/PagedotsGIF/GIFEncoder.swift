@@ -10,14 +10,18 @@
 public final class GIFEncoder {
     /// How many patch pixels (4 bytes each) the first pass may keep, for
     /// frames of a given pixel count, so that the frames need not be asked
-    /// for twice: two frames' worth, or 2^18 (1 MiB) when that is more. Past
-    /// it, a second pass makes them again. (Tests lower it.)
-    var storedPixelLimit: (_ framePixels: Int) -> Int = { max(2 * $0, 1 << 18) }
+    /// for twice: two frames' worth, or 2^17 (512 KiB) when that is more. Past
+    /// it, a second pass makes them again (2^17 holds the patches of the
+    /// pill, progress and fraction animations at 2x–3x; an animation near the
+    /// limits is drawn again at no measurable cost, and its 1 MiB of patches
+    /// would sit on top of a full cache: docs/performance.md, "Memory").
+    /// (Tests lower it.)
+    var storedPixelLimit: (_ framePixels: Int) -> Int = { max(2 * $0, 1 << 17) }
     /// How many patch pixels the first pass may keep to find frames that
     /// repeat an earlier one, which are then neither counted nor compressed
-    /// again (docs/gif.md, "Repeated frames"): 2^18 (1 MiB). (Tests set 0,
-    /// to compare with the files written without.)
-    var rememberedPixelLimit = 1 << 18
+    /// again (docs/gif.md, "Repeated frames"): 2^16 (256 KiB; the default
+    /// pill's patches are 46 K pixels). (Tests set 0, to compare with the files written without.)
+    var rememberedPixelLimit = 1 << 16
 
     public init() {}
 

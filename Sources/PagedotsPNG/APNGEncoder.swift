@@ -12,8 +12,11 @@
 /// gives back exactly the input frames. docs/png.md has the details.
 public final class APNGEncoder {
     /// Changed regions kept from the first pass, in bytes, so that the
-    /// second pass need not ask for the frames again.
-    static let keptChangeByteLimit = 4 << 20
+    /// second pass need not ask for the frames again: 1 MiB, at least twice what the
+    /// pill, progress and fraction animations keep; one near the limits
+    /// (1.6 MiB at 4x) is drawn again at no measurable cost rather than hold
+    /// its changes on top of a full cache (docs/performance.md, "Memory").
+    static let keptChangeByteLimit = 1 << 20
     private let compressor = CandidateCompressor(mode: .animation)
     private let keptChangeByteLimit: Int
 

@@ -1,3 +1,4 @@
+import PagedotsCore
 @testable import PagedotsService
 import Testing
 
@@ -20,5 +21,23 @@ import Testing
         #expect(url.path == "/indicator" && url.query == "pages=5")
         #expect(url == ImageCache.URLKey(ImageCache.SentURL(path: "/indicator", query: "pages=5")))
         #expect(url != ImageCache.URLKey(ImageCache.SentURL(path: "/indicator.png", query: "pages=5")))
+    }
+
+    /// An image key holds its spec by reference (`Shared`): two words in
+    /// each table, however large the spec, and equal to the key of an equal spec.
+    @Test func imageKeysHoldTheirSpecOnce() {
+        #expect(MemoryLayout<ImageCache.Key>.size == 2 * MemoryLayout<Int>.size)
+        #expect(MemoryLayout<IndicatorSpec>.size > 8 * MemoryLayout<ImageCache.Key>.size)
+        var spec = IndicatorSpec(pages: 5)
+        spec.labels = ["One"]
+        var table: [ImageCache.Key: Int] = [ImageCache.Key(spec): 1]
+        var same = IndicatorSpec(pages: 5)
+        same.labels = ["One"]
+        #expect(table[ImageCache.Key(same)] == 1)
+        same.labels = ["Two"]
+        #expect(table[ImageCache.Key(same)] == nil)
+        table[ImageCache.Key(spec)] = nil
+        #expect(table.isEmpty)
+        #expect(ImageCache.Key(spec).storageBytes == spec.storageBytes)
     }
 }

@@ -29,8 +29,8 @@ final class ImageCache: Sendable {
 
     typealias URLKey = Prehashed<SentURL>
 
-    /// An image's normalised spec.
-    typealias Key = Prehashed<IndicatorSpec>
+    /// An image's normalised spec, held once however many tables hold the key.
+    typealias Key = Prehashed<Shared<IndicatorSpec>>
 
     /// What a URL is answered with: the image, and headers of that URL's own
     /// (`X-Ignored-Parameters`).
@@ -184,6 +184,6 @@ final class ImageCache: Sendable {
     }
 
     private static func cost(_ key: Key, _ image: CachedImage) -> Int {
-        key.value.storageBytes + image.byteCount
+        key.storageBytes + image.byteCount
     }
 }

@@ -20,6 +20,11 @@ struct Prehashed<Value: Hashable & Sendable>: Hashable, Sendable {
         value[keyPath: field]
     }
 
+    /// The key of `value`, held once in an object of its own (`Shared`).
+    init<Wrapped>(_ value: Wrapped) where Value == Shared<Wrapped> {
+        self.init(Shared(value))
+    }
+
     static func == (lhs: Prehashed, rhs: Prehashed) -> Bool {
         lhs.hash == rhs.hash && lhs.value == rhs.value
     }
