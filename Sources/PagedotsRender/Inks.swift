@@ -26,7 +26,7 @@ struct Inks: Hashable {
     static let limit = 8
 
     /// The inks as `0x00BBGGRR` words, ascending: the order breaks ties.
-    private(set) var colors: [UInt32] = []
+    let colors: [UInt32]
 
     /// The inks of `drawing`: every item's colour, the items inside clips
     /// and text runs included, and the background's.
