@@ -240,10 +240,15 @@ public final class RasterRenderer {
     /// The whole pixels holding `rect` (points) at `scale`, a pixel more
     /// each side, within a `width × height` canvas; a rectangle that is not
     /// finite (a broken path) gives the canvas.
+    ///
+    /// Edges are taken as Cairo places them, to the nearest 1/256 pixel (its
+    /// 24.8 fixed point): an edge that sums of decimals leave a hair past a
+    /// whole pixel (84.00000000000001 points) is on it, so that a region
+    /// drawn again elsewhere gets the same box, and is found remembered.
     static func pixelBox(holding rect: Rect, scale: Int, width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int) {
         guard [rect.x, rect.y, rect.width, rect.height].allSatisfy(\.isFinite) else { return (0, 0, width, height) }
         func edge(_ points: Double, _ rule: FloatingPointRoundingRule, margin: Double, limit: Int) -> Int {
-            let pixels = (points * Double(scale)).rounded(rule) + margin
+            let pixels = ((points * Double(scale) * 256).rounded() / 256).rounded(rule) + margin
             return pixels <= 0 ? 0 : pixels >= Double(limit) ? limit : Int(pixels)
         }
         let left = edge(rect.x, .down, margin: -1, limit: width), right = edge(rect.x + rect.width, .up, margin: 1, limit: width)
