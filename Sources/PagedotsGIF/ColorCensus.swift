@@ -31,9 +31,10 @@ struct ColorCensus {
     private var frames: [Frame] = []
     /// Per frame counted, in order: its position in `frames`.
     private var frameGroups: [Int] = []
-    /// The colours of the frame being counted, and their pixel counts.
+    /// The colours of the frame being counted, and their pixel counts (and
+    /// last, an entry that counts the pixels of no colour).
     private var frame = ColorTable()
-    private var frameCounts = [Int](repeating: 0, count: ColorTable.paletteCapacity)
+    private var frameCounts = [Int](repeating: 0, count: ColorTable.paletteCapacity + 1)
 
     /// How many frames were counted.
     var frameCount: Int { frameGroups.count }
@@ -56,23 +57,26 @@ struct ColorCensus {
         var hasTransparentPixels = false, hasKeptPixels = false
         patch.pixels.withUnsafeBufferPointer { pixels in
             frameCounts.withUnsafeMutableBufferPointer { counts in
-                var previous: PatchPixel = 0
-                // A run of one colour needs one probe, and is counted at its end.
-                var position = 0, run = 0
+                // A run of one pixel value needs one look, and is counted at
+                // its end (pixels not drawn in the last entry).
+                let uncounted = ColorTable.paletteCapacity
+                var value = PatchPixel.noPixel, position = uncounted, run = 0
                 for pixel in pixels {
-                    if pixel.mustDraw {
-                        if pixel != previous {
-                            counts[position] += run
-                            run = 0
-                            let known = frame.count
-                            guard let found = frame.insert(pixel.rgb) else { continue }
-                            position = found
-                            if frame.count > known {
-                                counts[found] = 0
-                            }
-                            previous = pixel
-                        }
+                    guard pixel != value else {
                         run += 1
+                        continue
+                    }
+                    counts[position] += run
+                    value = pixel
+                    run = 1
+                    position = uncounted
+                    if pixel.mustDraw {
+                        let known = frame.count
+                        guard let found = frame.insert(pixel.rgb) else { continue }
+                        position = found
+                        if frame.count > known {
+                            counts[found] = 0
+                        }
                     } else if pixel.isKept {
                         hasKeptPixels = true
                     } else {

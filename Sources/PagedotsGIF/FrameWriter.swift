@@ -23,9 +23,10 @@ final class FrameWriter {
     private var hidden: [UInt8] = []
     /// Per palette index: whether the frame draws it.
     private var drawn = [Bool](repeating: false, count: ColorTable.paletteCapacity + 1)
-    /// The positions of a frame's pixels that it does not draw (kept or
-    /// transparent), found while indexing the others, reused.
-    private var undrawn: [Int32] = []
+    /// The runs of one value (in scan order) of a frame's pixels that it
+    /// does not draw (kept or transparent), found while indexing the
+    /// others, reused.
+    private var undrawnRuns: [Range<Int>] = []
     /// Which frames repeat an earlier one's pixels.
     private let repeats: PatchRepeats
     /// The image (descriptor, palette and LZW data, as giflib wrote it) that
@@ -86,8 +87,8 @@ final class FrameWriter {
         var largestDrawnIndex: Int
         /// The largest index of the simple variant.
         var largestIndex: Int
-        /// How many positions of pixels not drawn `undrawn` holds.
-        var undrawnCount: Int
+        /// How many runs of pixels not drawn `undrawnRuns` holds.
+        var undrawnRunCount: Int
     }
 
     /// One way to write a frame: a variant and what its indices need.
@@ -180,53 +181,57 @@ final class FrameWriter {
     /// index and none is free (a kept colour from a frame with its own
     /// palette may be missing from the global one).
     private func index(_ patch: FramePatch, colors: ColorTable, indexLimit: Int) -> Fit {
-        var hasHiddenPixels = false, hasKeptPixels = false, largestHiddenIndex = 0, undrawnCount = 0
-        if undrawn.count < patch.pixels.count {
-            undrawn = [Int32](repeating: 0, count: patch.pixels.count)
+        var hasHiddenPixels = false, hasKeptPixels = false, largestHiddenIndex = 0, runCount = 0
+        if undrawnRuns.count < patch.pixels.count {
+            undrawnRuns = [Range<Int>](repeating: 0..<0, count: patch.pixels.count)
         }
         let fits = Self.resized(&simple, to: patch.pixels.count) { indices in
             drawn.withUnsafeMutableBufferPointer { drawn in
-                undrawn.withUnsafeMutableBufferPointer { undrawn in
+                undrawnRuns.withUnsafeMutableBufferPointer { runs in
                     patch.pixels.withUnsafeBufferPointer { pixels in
                         drawn.update(repeating: false)
-                        // Runs of one colour need one probe.
-                        var previous: PatchPixel = 0, previousIndex = 0
+                        // A run of one value needs one look; a run of pixels
+                        // not drawn is noted, and gets its index below.
+                        var value = PatchPixel.noPixel, valueIndex = 0, valueIsDrawn = true, runStart = 0
                         for position in pixels.indices {
                             let pixel = pixels[position]
-                            guard pixel.mustDraw else {
-                                undrawn[undrawnCount] = Int32(truncatingIfNeeded: position)
-                                undrawnCount += 1
-                                continue
+                            if pixel != value {
+                                if !valueIsDrawn {
+                                    runs[runCount] = runStart..<position
+                                    runCount += 1
+                                }
+                                value = pixel
+                                valueIsDrawn = pixel.mustDraw
+                                if valueIsDrawn {
+                                    guard let index = colors.position(of: pixel.rgb) else { return false }
+                                    valueIndex = index
+                                    drawn[index] = true
+                                } else {
+                                    runStart = position
+                                }
                             }
-                            if pixel != previous {
-                                guard let index = colors.position(of: pixel.rgb) else { return false }
-                                previous = pixel
-                                previousIndex = index
-                                drawn[index] = true
-                            }
-                            indices[position] = UInt8(truncatingIfNeeded: previousIndex)
+                            indices[position] = UInt8(truncatingIfNeeded: valueIndex)
+                        }
+                        if !valueIsDrawn {
+                            runs[runCount] = runStart..<pixels.count
+                            runCount += 1
                         }
                         let free = drawn.firstIndex(of: false) ?? ColorTable.paletteCapacity
                         let transparentIndex = free < indexLimit ? free : nil
-                        var previousKept: PatchPixel = 0, previousKeptIndex: Int?
-                        for position in undrawn[..<undrawnCount].lazy.map(Int.init) {
-                            let pixel = pixels[position]
+                        for run in runs[..<runCount] {
+                            let pixel = pixels[run.lowerBound]
                             var own: Int?
                             if pixel.isKept {
                                 hasKeptPixels = true
-                                if pixel != previousKept {
-                                    previousKept = pixel
-                                    previousKeptIndex = colors.position(of: pixel.rgb)
-                                }
-                                own = previousKeptIndex
+                                own = colors.position(of: pixel.rgb)
                             }
                             if let own, drawn[own] {
-                                indices[position] = UInt8(truncatingIfNeeded: own)
+                                indices[run].update(repeating: UInt8(truncatingIfNeeded: own))
                                 continue
                             }
                             hasHiddenPixels = true
                             guard let index = transparentIndex ?? own else { return false }
-                            indices[position] = UInt8(truncatingIfNeeded: index)
+                            indices[run].update(repeating: UInt8(truncatingIfNeeded: index))
                             largestHiddenIndex = max(largestHiddenIndex, index)
                         }
                         return true
@@ -240,45 +245,47 @@ final class FrameWriter {
         let largestDrawnIndex = drawn.lastIndex(of: true) ?? 0
         return .fits(Indexing(
             transparentIndex: transparentIndex, hasKeptPixels: hasKeptPixels, hasHiddenPixels: hasHiddenPixels,
-            largestDrawnIndex: largestDrawnIndex, largestIndex: max(largestDrawnIndex, largestHiddenIndex), undrawnCount: undrawnCount
+            largestDrawnIndex: largestDrawnIndex, largestIndex: max(largestDrawnIndex, largestHiddenIndex), undrawnRunCount: runCount
         ))
     }
 
     /// The variants worth compressing, duplicates left out: the simple one,
     /// and when kept pixels can be transparent, the runs and hidden ones,
     /// which it fills in. Only pixels not drawn differ between variants, so
-    /// the runs of them (in scan order) tell which variants differ, and
-    /// what each variant's indices need follows from `indexing`.
+    /// the runs of them tell which variants differ, and what each variant's
+    /// indices need follows from `indexing`.
     private func candidates(for patch: FramePatch, indexing: Indexing) -> [Candidate] {
         let simpleCandidate = Candidate(
             variant: .simple, maxIndex: indexing.largestIndex, usesTransparentIndex: indexing.transparentIndex != nil && indexing.hasHiddenPixels
         )
         guard let transparentIndex = indexing.transparentIndex, indexing.hasKeptPixels else { return [simpleCandidate] }
         let transparent = UInt8(transparentIndex)
-        // The runs variant differs from the simple one where a run holds two
-        // different indices (a mixed run); the hidden one from both where a
-        // run that is not mixed keeps an index other than the transparent one.
+        // The runs variant differs from the simple one where a run of pixels
+        // not drawn (of one value or more, side by side) holds two different
+        // indices (a mixed run); the hidden one from both where a run that is
+        // not mixed keeps an index other than the transparent one.
         var hasMixedRuns = false, hasShownRuns = false
         let count = patch.pixels.count
         Self.resized(&runs, to: count) { runs in
             simple.withUnsafeBufferPointer { simple in
-                undrawn.withUnsafeBufferPointer { undrawn in
+                undrawnRuns.withUnsafeBufferPointer { valueRuns in
                     _ = runs.update(fromContentsOf: simple)
-                    var start = 0
-                    while start < indexing.undrawnCount {
-                        let first = Int(undrawn[start]), index = simple[first]
-                        var end = start + 1, mixed = false
-                        while end < indexing.undrawnCount && Int(undrawn[end]) == first + end - start {
-                            mixed = mixed || simple[first + end - start] != index
-                            end += 1
+                    var next = 0
+                    while next < indexing.undrawnRunCount {
+                        let start = valueRuns[next].lowerBound, index = simple[start]
+                        var end = valueRuns[next].upperBound, mixed = false
+                        next += 1
+                        while next < indexing.undrawnRunCount && valueRuns[next].lowerBound == end {
+                            mixed = mixed || simple[end] != index
+                            end = valueRuns[next].upperBound
+                            next += 1
                         }
                         if mixed {
-                            runs[first..<first + end - start].update(repeating: transparent)
+                            runs[start..<end].update(repeating: transparent)
                             hasMixedRuns = true
                         } else if index != transparent {
                             hasShownRuns = true
                         }
-                        start = end
                     }
                 }
             }
@@ -292,10 +299,10 @@ final class FrameWriter {
         if hasShownRuns {
             Self.resized(&hidden, to: count) { hidden in
                 simple.withUnsafeBufferPointer { simple in
-                    undrawn.withUnsafeBufferPointer { undrawn in
+                    undrawnRuns.withUnsafeBufferPointer { valueRuns in
                         _ = hidden.update(fromContentsOf: simple)
-                        for position in undrawn[..<indexing.undrawnCount] {
-                            hidden[Int(position)] = transparent
+                        for run in valueRuns[..<indexing.undrawnRunCount] {
+                            hidden[run].update(repeating: transparent)
                         }
                     }
                 }
