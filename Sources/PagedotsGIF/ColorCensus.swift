@@ -31,9 +31,10 @@ struct ColorCensus {
     private var frames: [Frame] = []
     /// Per frame counted, in order: its position in `frames`.
     private var frameGroups: [Int] = []
-    /// The colours of the frame being counted, and their pixel counts.
+    /// The colours of the frame being counted, and their pixel counts (and
+    /// last, an entry that counts the pixels of no colour).
     private var frame = ColorTable()
-    private var frameCounts = [Int](repeating: 0, count: ColorTable.paletteCapacity)
+    private var frameCounts = [Int](repeating: 0, count: ColorTable.paletteCapacity + 1)
 
     /// How many frames were counted.
     var frameCount: Int { frameGroups.count }
@@ -56,23 +57,26 @@ struct ColorCensus {
         var hasTransparentPixels = false, hasKeptPixels = false
         patch.pixels.withUnsafeBufferPointer { pixels in
             frameCounts.withUnsafeMutableBufferPointer { counts in
-                var previous: PatchPixel = 0
-                // A run of one colour needs one probe, and is counted at its end.
-                var position = 0, run = 0
+                // A run of one pixel value needs one look, and is counted at
+                // its end (pixels not drawn in the last entry).
+                let uncounted = ColorTable.paletteCapacity
+                var value = PatchPixel.noPixel, position = uncounted, run = 0
                 for pixel in pixels {
-                    if pixel.mustDraw {
-                        if pixel != previous {
-                            counts[position] += run
-                            run = 0
-                            let known = frame.count
-                            guard let found = frame.insert(pixel.rgb) else { continue }
-                            position = found
-                            if frame.count > known {
-                                counts[found] = 0
-                            }
-                            previous = pixel
-                        }
+                    guard pixel != value else {
                         run += 1
+                        continue
+                    }
+                    counts[position] += run
+                    value = pixel
+                    run = 1
+                    position = uncounted
+                    if pixel.mustDraw {
+                        let known = frame.count
+                        guard let found = frame.insert(pixel.rgb) else { continue }
+                        position = found
+                        if frame.count > known {
+                            counts[found] = 0
+                        }
                     } else if pixel.isKept {
                         hasKeptPixels = true
                     } else {
@@ -197,25 +201,24 @@ struct ColorCensus {
         // One number orders the colours: weight, pixels, and the value
         // reversed (20, 20 and 24 bits; larger weights and counts saturate).
         let field = 1 << 20 - 1
-        let taken = UInt64.max
-        var keys = drawers.indices.map { color in
-            UInt64(min(weights[color], field)) << 44 | UInt64(min(pixelsDrawn[color], field)) << 24 | UInt64(0xFF_FFFF - all.colors[color])
-        }
         // A binary heap of the colours not taken, lightest on top; a colour
         // whose key falls moves up from where it is.
-        var heap = ColorHeap(keys: keys)
-        while let color = heap.first, keys[color] != taken {
-            guard take(color, framesIn) else { break }
-            keys[color] = taken
-            heap.removeFirst(keys: keys)
-            for number in drawers[color] where framesIn[number] {
-                framesIn[number] = false
-                let weight = frameWeights[number]
-                for other in frames[number].colors ?? [] where keys[other] != taken {
-                    weights[other] -= weight
-                    // Only the weight's field changes.
-                    keys[other] = keys[other] & (1 << 44 - 1) | UInt64(min(weights[other], field)) << 44
-                    heap.keyFell(for: other, keys: keys)
+        var heap = ColorHeap(keys: drawers.indices.map { color in
+            UInt64(min(weights[color], field)) << 44 | UInt64(min(pixelsDrawn[color], field)) << 24 | UInt64(0xFF_FFFF - all.colors[color])
+        })
+        weights.withUnsafeMutableBufferPointer { weights in
+            while let color = heap.first, heap.key(of: color) != nil {
+                guard take(color, framesIn) else { break }
+                heap.removeFirst()
+                for number in drawers[color] where framesIn[number] {
+                    framesIn[number] = false
+                    let weight = frameWeights[number]
+                    for other in frames[number].colors ?? [] {
+                        guard let key = heap.key(of: other) else { continue }
+                        weights[other] -= weight
+                        // Only the weight's field changes.
+                        heap.lower(other, to: key & (1 << 44 - 1) | UInt64(min(weights[other], field)) << 44)
+                    }
                 }
             }
         }
@@ -227,63 +230,94 @@ struct ColorCensus {
 /// by their keys (least on top), each colour's place in it known, so that a
 /// key that falls moves up in a logarithm's time.
 private struct ColorHeap {
+    /// Per colour: its key, or `taken`.
+    private var keys: [UInt64]
     /// The colours in heap order.
     private var colors: [Int]
     /// Per colour: its position in `colors`.
     private var places: [Int]
+    /// The key of a colour taken out.
+    private static let taken = UInt64.max
 
-    /// Every colour of `keys` (a colour is its position there).
+    /// Every colour of `keys` (a colour is its position there; a key of
+    /// `UInt64.max` reads as taken out).
     init(keys: [UInt64]) {
+        self.keys = keys
         colors = Array(keys.indices)
         places = colors
         for start in stride(from: colors.count / 2 - 1, through: 0, by: -1) {
-            siftDown(from: start, keys: keys)
+            siftDown(from: start)
         }
     }
 
     /// The colour with the least key.
     var first: Int? { colors.first }
 
+    /// A colour's key, nil once it is taken out.
+    func key(of color: Int) -> UInt64? {
+        keys[color] == Self.taken ? nil : keys[color]
+    }
+
     /// Takes the first colour out.
-    mutating func removeFirst(keys: [UInt64]) {
+    mutating func removeFirst() {
+        keys[colors[0]] = Self.taken
         let last = colors.removeLast()
         guard !colors.isEmpty else { return }
-        place(last, at: 0)
-        siftDown(from: 0, keys: keys)
+        colors[0] = last
+        places[last] = 0
+        siftDown(from: 0)
     }
 
-    /// Moves `color` up to where its key, which fell, now belongs.
-    mutating func keyFell(for color: Int, keys: [UInt64]) {
-        var child = places[color]
-        let key = keys[color]
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard key < keys[colors[parent]] else { break }
-            place(colors[parent], at: child)
-            child = parent
-        }
-        place(color, at: child)
-    }
-
-    private mutating func siftDown(from start: Int, keys: [UInt64]) {
-        let color = colors[start], key = keys[color]
-        var parent = start
-        while true {
-            var child = 2 * parent + 1
-            guard child < colors.count else { break }
-            if child + 1 < colors.count && keys[colors[child + 1]] < keys[colors[child]] {
-                child += 1
+    /// Lowers the key of `color` (not taken out) to `key` and moves the
+    /// colour up to where it now belongs.
+    mutating func lower(_ color: Int, to key: UInt64) {
+        keys[color] = key
+        withBuffers { keys, colors, places in
+            var child = places[color]
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard key < keys[colors[parent]] else { break }
+                colors[child] = colors[parent]
+                places[colors[child]] = child
+                child = parent
             }
-            guard keys[colors[child]] < key else { break }
-            place(colors[child], at: parent)
-            parent = child
+            colors[child] = color
+            places[color] = child
         }
-        place(color, at: parent)
     }
 
-    private mutating func place(_ color: Int, at position: Int) {
-        colors[position] = color
-        places[color] = position
+    private mutating func siftDown(from start: Int) {
+        withBuffers { keys, colors, places in
+            let color = colors[start], key = keys[color]
+            var parent = start
+            while true {
+                var child = 2 * parent + 1
+                guard child < colors.count else { break }
+                if child + 1 < colors.count && keys[colors[child + 1]] < keys[colors[child]] {
+                    child += 1
+                }
+                guard keys[colors[child]] < key else { break }
+                colors[parent] = colors[child]
+                places[colors[parent]] = parent
+                parent = child
+            }
+            colors[parent] = color
+            places[color] = parent
+        }
+    }
+
+    /// Runs `body` on the keys, colours and places, without the checks that
+    /// writing to an array element costs each time.
+    private mutating func withBuffers(
+        _ body: (UnsafeBufferPointer<UInt64>, UnsafeMutableBufferPointer<Int>, UnsafeMutableBufferPointer<Int>) -> Void
+    ) {
+        keys.withUnsafeBufferPointer { keys in
+            colors.withUnsafeMutableBufferPointer { colors in
+                places.withUnsafeMutableBufferPointer { places in
+                    body(keys, colors, places)
+                }
+            }
+        }
     }
 }
 

@@ -23,9 +23,10 @@ final class FrameWriter {
     private var hidden: [UInt8] = []
     /// Per palette index: whether the frame draws it.
     private var drawn = [Bool](repeating: false, count: ColorTable.paletteCapacity + 1)
-    /// The positions of a frame's pixels that it does not draw (kept or
-    /// transparent), found while indexing the others, reused.
-    private var undrawn: [Int32] = []
+    /// The runs of one value (in scan order) of a frame's pixels that it
+    /// does not draw (kept or transparent), found while indexing the
+    /// others, reused.
+    private var undrawnRuns: [Range<Int>] = []
     /// Which frames repeat an earlier one's pixels.
     private let repeats: PatchRepeats
     /// The image (descriptor, palette and LZW data, as giflib wrote it) that
@@ -78,13 +79,25 @@ final class FrameWriter {
         var transparentIndex: Int?
         /// Whether some pixel is kept (already on screen), so that variants differ.
         var hasKeptPixels: Bool
+        /// Whether some pixel that is not drawn has no index of its own in
+        /// the simple variant (it takes the transparent index).
+        var hasHiddenPixels: Bool
+        /// The largest index of a pixel the frame draws (0 when none): every
+        /// variant holds it.
+        var largestDrawnIndex: Int
+        /// The largest index of the simple variant.
+        var largestIndex: Int
+        /// How many runs of pixels not drawn `undrawnRuns` holds.
+        var undrawnRunCount: Int
     }
 
     /// One way to write a frame: a variant and what its indices need.
     private struct Candidate {
         var variant: Variant
-        var maxIndex = 0
-        var usesTransparentIndex = false
+        /// The largest index it holds.
+        var maxIndex: Int
+        /// Whether it holds the transparent index.
+        var usesTransparentIndex: Bool
     }
 
     /// Writes `patch` (frames in order; the first covers the canvas).
@@ -168,53 +181,58 @@ final class FrameWriter {
     /// index and none is free (a kept colour from a frame with its own
     /// palette may be missing from the global one).
     private func index(_ patch: FramePatch, colors: ColorTable, indexLimit: Int) -> Fit {
-        var hasHiddenPixels = false, hasKeptPixels = false
-        if undrawn.count < patch.pixels.count {
-            undrawn = [Int32](repeating: 0, count: patch.pixels.count)
+        var hasHiddenPixels = false, hasKeptPixels = false, largestHiddenIndex = 0, runCount = 0
+        if undrawnRuns.count < patch.pixels.count {
+            undrawnRuns = [Range<Int>](repeating: 0..<0, count: patch.pixels.count)
         }
         let fits = Self.resized(&simple, to: patch.pixels.count) { indices in
             drawn.withUnsafeMutableBufferPointer { drawn in
-                undrawn.withUnsafeMutableBufferPointer { undrawn in
+                undrawnRuns.withUnsafeMutableBufferPointer { runs in
                     patch.pixels.withUnsafeBufferPointer { pixels in
                         drawn.update(repeating: false)
-                        // Runs of one colour need one probe.
-                        var previous: PatchPixel = 0, previousIndex = 0, undrawnCount = 0
+                        // A run of one value needs one look; a run of pixels
+                        // not drawn is noted, and gets its index below.
+                        var value = PatchPixel.noPixel, valueIndex = 0, valueIsDrawn = true, runStart = 0
                         for position in pixels.indices {
                             let pixel = pixels[position]
-                            guard pixel.mustDraw else {
-                                undrawn[undrawnCount] = Int32(truncatingIfNeeded: position)
-                                undrawnCount += 1
-                                continue
+                            if pixel != value {
+                                if !valueIsDrawn {
+                                    runs[runCount] = runStart..<position
+                                    runCount += 1
+                                }
+                                value = pixel
+                                valueIsDrawn = pixel.mustDraw
+                                if valueIsDrawn {
+                                    guard let index = colors.position(of: pixel.rgb) else { return false }
+                                    valueIndex = index
+                                    drawn[index] = true
+                                } else {
+                                    runStart = position
+                                }
                             }
-                            if pixel != previous {
-                                guard let index = colors.position(of: pixel.rgb) else { return false }
-                                previous = pixel
-                                previousIndex = index
-                                drawn[index] = true
-                            }
-                            indices[position] = UInt8(truncatingIfNeeded: previousIndex)
+                            indices[position] = UInt8(truncatingIfNeeded: valueIndex)
+                        }
+                        if !valueIsDrawn {
+                            runs[runCount] = runStart..<pixels.count
+                            runCount += 1
                         }
                         let free = drawn.firstIndex(of: false) ?? ColorTable.paletteCapacity
                         let transparentIndex = free < indexLimit ? free : nil
-                        var previousKept: PatchPixel = 0, previousKeptIndex: Int?
-                        for position in undrawn[..<undrawnCount].lazy.map(Int.init) {
-                            let pixel = pixels[position]
+                        for run in runs[..<runCount] {
+                            let pixel = pixels[run.lowerBound]
                             var own: Int?
                             if pixel.isKept {
                                 hasKeptPixels = true
-                                if pixel != previousKept {
-                                    previousKept = pixel
-                                    previousKeptIndex = colors.position(of: pixel.rgb)
-                                }
-                                own = previousKeptIndex
+                                own = colors.position(of: pixel.rgb)
                             }
                             if let own, drawn[own] {
-                                indices[position] = UInt8(truncatingIfNeeded: own)
+                                indices[run].update(repeating: UInt8(truncatingIfNeeded: own))
                                 continue
                             }
                             hasHiddenPixels = true
                             guard let index = transparentIndex ?? own else { return false }
-                            indices[position] = UInt8(truncatingIfNeeded: index)
+                            indices[run].update(repeating: UInt8(truncatingIfNeeded: index))
+                            largestHiddenIndex = max(largestHiddenIndex, index)
                         }
                         return true
                     }
@@ -224,56 +242,72 @@ final class FrameWriter {
         guard fits else { return .doesNotFit }
         let free = drawn.firstIndex(of: false) ?? ColorTable.paletteCapacity
         let transparentIndex = hasHiddenPixels || hasKeptPixels ? free < indexLimit ? free : nil : nil
-        return .fits(Indexing(transparentIndex: transparentIndex, hasKeptPixels: hasKeptPixels))
+        let largestDrawnIndex = drawn.lastIndex(of: true) ?? 0
+        return .fits(Indexing(
+            transparentIndex: transparentIndex, hasKeptPixels: hasKeptPixels, hasHiddenPixels: hasHiddenPixels,
+            largestDrawnIndex: largestDrawnIndex, largestIndex: max(largestDrawnIndex, largestHiddenIndex), undrawnRunCount: runCount
+        ))
     }
 
     /// The variants worth compressing, duplicates left out: the simple one,
     /// and when kept pixels can be transparent, the runs and hidden ones,
-    /// which it fills in.
+    /// which it fills in. Only pixels not drawn differ between variants, so
+    /// the runs of them tell which variants differ, and what each variant's
+    /// indices need follows from `indexing`.
     private func candidates(for patch: FramePatch, indexing: Indexing) -> [Candidate] {
-        var stats = [Candidate(variant: .simple), Candidate(variant: .runs), Candidate(variant: .hidden)]
-        guard let transparentIndex = indexing.transparentIndex.map({ UInt8($0) }), indexing.hasKeptPixels else {
-            Self.measure(simple, transparentIndex: indexing.transparentIndex, into: &stats[0])
-            return [stats[0]]
-        }
+        let simpleCandidate = Candidate(
+            variant: .simple, maxIndex: indexing.largestIndex, usesTransparentIndex: indexing.transparentIndex != nil && indexing.hasHiddenPixels
+        )
+        guard let transparentIndex = indexing.transparentIndex, indexing.hasKeptPixels else { return [simpleCandidate] }
+        let transparent = UInt8(transparentIndex)
+        // The runs variant differs from the simple one where a run of pixels
+        // not drawn (of one value or more, side by side) holds two different
+        // indices (a mixed run); the hidden one from both where a run that is
+        // not mixed keeps an index other than the transparent one.
+        var hasMixedRuns = false, hasShownRuns = false
         let count = patch.pixels.count
         Self.resized(&runs, to: count) { runs in
-            Self.resized(&hidden, to: count) { hidden in
-                simple.withUnsafeBufferPointer { simple in
-                    patch.pixels.withUnsafeBufferPointer { pixels in
-                        var runStart = -1, mixed = false
-                        func endRun(at end: Int) {
-                            if mixed {
-                                runs[runStart..<end].update(repeating: transparentIndex)
-                            }
-                            runStart = -1
-                            mixed = false
+            simple.withUnsafeBufferPointer { simple in
+                undrawnRuns.withUnsafeBufferPointer { valueRuns in
+                    _ = runs.update(fromContentsOf: simple)
+                    var next = 0
+                    while next < indexing.undrawnRunCount {
+                        let start = valueRuns[next].lowerBound, index = simple[start]
+                        var end = valueRuns[next].upperBound, mixed = false
+                        next += 1
+                        while next < indexing.undrawnRunCount && valueRuns[next].lowerBound == end {
+                            mixed = mixed || simple[end] != index
+                            end = valueRuns[next].upperBound
+                            next += 1
                         }
-                        for position in pixels.indices {
-                            runs[position] = simple[position]
-                            if pixels[position].mustDraw {
-                                hidden[position] = simple[position]
-                                endRun(at: position)
-                                continue
-                            }
-                            hidden[position] = transparentIndex
-                            if runStart < 0 {
-                                runStart = position
-                            } else if simple[position] != simple[runStart] {
-                                mixed = true
-                            }
+                        if mixed {
+                            runs[start..<end].update(repeating: transparent)
+                            hasMixedRuns = true
+                        } else if index != transparent {
+                            hasShownRuns = true
                         }
-                        endRun(at: pixels.count)
                     }
                 }
             }
         }
-        var candidates: [Candidate] = []
-        for var candidate in stats {
-            let indices = indices(of: candidate.variant)
-            guard !candidates.contains(where: { self.indices(of: $0.variant) == indices }) else { continue }
-            Self.measure(indices, transparentIndex: indexing.transparentIndex, into: &candidate)
-            candidates.append(candidate)
+        var candidates = [simpleCandidate]
+        // Both other variants use the transparent index.
+        let largestIndex = max(indexing.largestDrawnIndex, transparentIndex)
+        if hasMixedRuns {
+            candidates.append(Candidate(variant: .runs, maxIndex: largestIndex, usesTransparentIndex: true))
+        }
+        if hasShownRuns {
+            Self.resized(&hidden, to: count) { hidden in
+                simple.withUnsafeBufferPointer { simple in
+                    undrawnRuns.withUnsafeBufferPointer { valueRuns in
+                        _ = hidden.update(fromContentsOf: simple)
+                        for run in valueRuns[..<indexing.undrawnRunCount] {
+                            hidden[run].update(repeating: transparent)
+                        }
+                    }
+                }
+            }
+            candidates.append(Candidate(variant: .hidden, maxIndex: largestIndex, usesTransparentIndex: true))
         }
         return candidates
     }
@@ -284,18 +318,6 @@ final class FrameWriter {
         case .runs: runs
         case .hidden: hidden
         }
-    }
-
-    /// The largest index, and whether the transparent index is used.
-    private static func measure(_ indices: [UInt8], transparentIndex: Int?, into candidate: inout Candidate) {
-        var largest: UInt8 = 0, uses = false
-        let transparent = transparentIndex.map { UInt8($0) }
-        for index in indices {
-            largest = max(largest, index)
-            uses = uses || index == transparent
-        }
-        candidate.maxIndex = Int(largest)
-        candidate.usesTransparentIndex = uses
     }
 
     /// Runs `body` on `buffer` made `count` long (its old contents are not

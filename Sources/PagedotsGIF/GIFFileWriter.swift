@@ -14,7 +14,10 @@ import CGif
 final class GIFFileWriter {
     /// Where giflib's output function appends.
     private final class Output {
-        var bytes: [UInt8] = []
+        /// Not checked for exclusive access at run time: giflib appends a
+        /// block at a time (hundreds of calls a file), and only this writer,
+        /// on one thread, reaches it.
+        @exclusivity(unchecked) var bytes: [UInt8] = []
     }
 
     private let output = Output()

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Which frames repeat an earlier frame's patch: the same pixels in a
 /// rectangle of the same width, wherever it lies (each move between two
 /// neighbouring pages draws the same pixels, only elsewhere). Such a frame
@@ -48,7 +52,12 @@ struct PatchRepeats {
         }
 
         static func == (a: Key, b: Key) -> Bool {
-            a.hash == b.hash && a.width == b.width && a.pixels == b.pixels
+            a.hash == b.hash && a.width == b.width && a.pixels.count == b.pixels.count && a.pixels.withUnsafeBytes { aBytes in
+                b.pixels.withUnsafeBytes { bBytes in
+                    guard let a = aBytes.baseAddress, let b = bBytes.baseAddress else { return true }
+                    return memcmp(a, b, aBytes.count) == 0
+                }
+            }
         }
     }
 

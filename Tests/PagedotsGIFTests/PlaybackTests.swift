@@ -59,6 +59,26 @@ struct PlaybackTests {
         #expect(read.frames.contains { $0.disposal == 2 })
     }
 
+    @Test("unchanged pixels in runs of several colours, of one colour the frame draws, and transparent: every variant plays back")
+    func keptRuns() throws {
+        let colors: [[UInt8]] = (0..<8).map { [UInt8(30 * $0), 200, UInt8(255 - 30 * $0), 255] }
+        let clear: [UInt8] = [0, 0, 0, 0]
+        var animation = TestAnimation(width: 16, height: 2)
+        animation.append { x, y in y == 0 ? colors[x % 8] : (5...7).contains(x) ? colors[0] : clear }
+        // Row 0 keeps a run of eight colours between two changed pixels; row
+        // 1 keeps a run of one colour that the frame draws, between runs of
+        // transparent pixels.
+        animation.append { x, y in
+            switch (x, y) {
+            case (0, 0), (15, 1): colors[1]
+            case (15, 0), (4, 1): colors[0]
+            default: y == 0 ? colors[x % 8] : (5...7).contains(x) ? colors[0] : clear
+            }
+        }
+        let read = try expectPlaysBack(animation)
+        #expect(read.frames.count == 2)
+    }
+
     @Test("frames that look the same merge, with their delays added")
     func merging() throws {
         var animation = TestAnimation(width: 8, height: 4)
