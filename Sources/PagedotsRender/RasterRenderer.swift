@@ -62,6 +62,19 @@ public final class RasterRenderer {
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
 
+    /// The drawing as `render(_:scale:)` draws it, drawn as
+    /// `render(_:scale:over:changed:)` repaints a whole canvas: in regions,
+    /// each remembered for later frames or copied when drawn before (an
+    /// animation's first frame: a row of dots at rest is one dot drawn and copies).
+    public func renderInRegions(_ drawing: Drawing, scale: Int) -> RGBAImage {
+        let width = Self.pixels(drawing.size.width, scale: scale)
+        let height = Self.pixels(drawing.size.height, scale: scale)
+        // Every pixel is written: the background where no region is.
+        var image = RGBAImage(width: width, height: height, pixels: [UInt8](repeating: 0, count: width * height * 4))
+        render(drawing, scale: scale, over: &image, changed: Rect(x: 0, y: 0, width: drawing.size.width, height: drawing.size.height))
+        return image
+    }
+
     /// Draws `drawing` over `image`, which holds the drawing before it at
     /// the same scale, repainting only the pixels that `changed` (points,
     /// as `Drawing.changedBounds(since:)` gives it) touches, with a pixel
@@ -217,7 +230,10 @@ public final class RasterRenderer {
         }
     }
 
-    /// Runs `body` with a Cairo canvas of `box`'s size made of the canvas's memory (drawn afresh each time anyway).
+    /// Runs `body` with a Cairo canvas of `box`'s size made of the canvas's
+    /// memory (drawn afresh each time anyway), then marks the canvas as drawn
+    /// on: a canvas Cairo takes for clear skips painting a transparent
+    /// background over it, and a drawing drawn whole next would keep the part's pixels.
     private func drawPart(
         box: (x: Int, y: Int, width: Int, height: Int), canvas: (surface: OpaquePointer, data: UnsafeMutablePointer<UInt8>),
         _ body: (_ part: OpaquePointer, _ context: OpaquePointer) -> Void
@@ -225,6 +241,7 @@ public final class RasterRenderer {
         let stride = cairo_image_surface_get_stride(canvas.surface)
         guard let part = cairo_image_surface_create_for_data(canvas.data, CAIRO_FORMAT_ARGB32, Int32(box.width), Int32(box.height), stride) else { return }
         defer { cairo_surface_destroy(part) }
+        defer { cairo_surface_mark_dirty(canvas.surface) }
         guard cairo_surface_status(part) == CAIRO_STATUS_SUCCESS, let context = cairo_create(part) else { return }
         defer { cairo_destroy(context) }
         cairo_set_miter_limit(context, 4)

@@ -31,7 +31,7 @@ struct IncrementalRenderTests {
         for (index, frame) in frames.frames.enumerated() {
             let drawing = frames.drawing(at: index)
             let canvas = Rect(x: 0, y: 0, width: drawing.size.width, height: drawing.size.height)
-            // The timeline's box is the drawings' own; the first frame is drawn whole.
+            // The timeline's box is the drawings' own; the first frame is drawn whole (in regions).
             if index > 0 {
                 #expect(frame.changed == (try #require(drawing.changedBounds(since: frames.drawing(at: index - 1)), "merged frames differ")))
             } else {
@@ -71,6 +71,32 @@ struct IncrementalRenderTests {
         for index in [0, 0, 5, 5, 6, 30, 2, 35, 34, 0, 20, 21] {
             let frame = asked.frame(at: index)
             #expect(frame.pixels == ordered[index].pixels && frame.delayMilliseconds == ordered[index].delayMilliseconds, "frame \(index)")
+        }
+    }
+
+    /// A drawing drawn in regions, a second time from regions remembered
+    /// (dots copied elsewhere, a dot cut by the canvas's edge, text, a
+    /// translucent background), is the drawing drawn whole, and so is the
+    /// drawing drawn whole next on the same canvas.
+    @Test func aDrawingDrawnInRegionsIsTheDrawingDrawnWhole() throws {
+        var drawings = try ["pages=5&style=pill", "pages=6&current=2&size=7.25&spacing=5.5&shape=heart"].map { query in
+            IndicatorLayout.drawing(for: try IndicatorQuery.parse(query: query[...]).spec)
+        }
+        var cut = drawings[0]
+        cut.size.width -= 6
+        var titled = drawings[1]
+        titled.background = RGBA(red: 255, green: 255, blue: 255, alpha: 128)
+        titled.items.append(.text(TextRun(text: "7", box: Rect(x: 0, y: 0, width: 10, height: 12), fontSize: 9, weight: .semibold, color: RGBA(red: 0, green: 0, blue: 0, alpha: 255))))
+        drawings += [cut, titled]
+        let renderer = RasterRenderer()
+        for scale in [1, 2, 3] {
+            for drawing in drawings {
+                let whole = RasterRenderer().render(drawing, scale: scale)
+                #expect(renderer.renderInRegions(drawing, scale: scale) == whole)
+                #expect(renderer.renderInRegions(drawing, scale: scale) == whole, "remembered")
+                // The canvas the regions were drawn on is not taken for clear.
+                #expect(renderer.render(drawing, scale: scale) == whole, "whole after regions")
+            }
         }
     }
 
