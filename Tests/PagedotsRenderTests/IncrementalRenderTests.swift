@@ -100,6 +100,38 @@ struct IncrementalRenderTests {
         }
     }
 
+    /// An item drawn over others remembered (a capsule over dots drawn
+    /// before, alone or under another capsule: copied, not drawn again) is
+    /// drawn over the same pixels: the drawing comes out as drawn whole.
+    @Test func anItemOverRegionsRememberedIsDrawnAsOverTheItemsDrawn() throws {
+        let still = IndicatorLayout.drawing(for: try IndicatorQuery.parse(query: "pages=5&style=pill&color=FF0000C0"[...]).spec)
+        // The capsule first, then the dots, each a path of points.
+        let capsule = still.items[0], dots = Array(still.items.dropFirst())
+        func moved(_ item: DrawItem, by offset: Double) -> DrawItem {
+            guard case .fill(let path, let color) = item else { return item }
+            return .fill(Path(path.elements.map { element in
+                func move(_ point: Point) -> Point { Point(x: point.x + offset, y: point.y) }
+                switch element {
+                case .move(let p): return .move(move(p))
+                case .line(let p): return .line(move(p))
+                case .curve(let c1, let c2, let p): return .curve(move(c1), move(c2), move(p))
+                case .close: return .close
+                }
+            }), color)
+        }
+        // The dots remembered at rest, then the capsule over one, over two, over one again elsewhere.
+        var drawings = [Drawing(size: still.size, background: still.background, items: dots + [capsule])]
+        for offset in [22.37, 32.5, 54.37] {
+            drawings.append(Drawing(size: still.size, background: still.background, items: dots + [moved(capsule, by: offset)]))
+        }
+        let renderer = RasterRenderer()
+        for scale in [1, 2, 3] {
+            for drawing in drawings {
+                #expect(renderer.renderInRegions(drawing, scale: scale) == renderer.render(drawing, scale: scale))
+            }
+        }
+    }
+
     /// Items whose pixels cannot meet are drawn apart; an item that meets
     /// two groups joins them, and a group that grows to meet another takes it in.
     @Test func itemsAreGroupedByThePixelsTheyCanTouch() {
