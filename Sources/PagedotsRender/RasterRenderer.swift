@@ -246,7 +246,7 @@ public final class RasterRenderer {
     ) -> RegionKey? {
         guard rememberedRegionByteLimit > 0 else { return nil }
         return RegionKey(
-            items: group.items.map { drawing.items[$0] }, background: drawing.background, inks: inks, scale: scale,
+            items: group.items.lazy.map { drawing.items[$0] }, background: drawing.background, inks: inks, scale: scale,
             left: group.box.x, top: group.box.y, width: group.box.width, height: group.box.height
         )
     }
