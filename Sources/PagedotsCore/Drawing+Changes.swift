@@ -74,7 +74,10 @@ extension Path {
         for element in elements {
             switch element {
             case .move(let point), .line(let point): include(point)
-            case .curve(let first, let second, let end): [first, second, end].forEach(include)
+            case .curve(let first, let second, let end):
+                include(first)
+                include(second)
+                include(end)
             case .close: break
             }
         }

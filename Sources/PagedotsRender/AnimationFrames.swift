@@ -37,7 +37,7 @@ public final class AnimationFrames {
         scale = spec.scale
         self.renderer = renderer
         // The first frame always has its drawing.
-        let first = renderer.render(frames[0].drawing ?? timeline.drawing(of: frames[0].frame), scale: scale)
+        let first = renderer.renderInRegions(frames[0].drawing ?? timeline.drawing(of: frames[0].frame), scale: scale)
         last = (0, first, (0, 0, first.width, first.height))
         width = first.width
         height = first.height
@@ -55,7 +55,7 @@ public final class AnimationFrames {
     /// and how long it shows, in milliseconds.
     public func frame(at index: Int) -> (pixels: [UInt8], delayMilliseconds: Int) {
         if index < last.index {
-            let first = renderer.render(drawing(at: 0), scale: scale)
+            let first = renderer.renderInRegions(drawing(at: 0), scale: scale)
             last = (0, first, (0, 0, first.width, first.height))
             spare = nil
         }

@@ -22,11 +22,11 @@ public final class RasterRenderer {
     private var canvas: (surface: OpaquePointer, context: OpaquePointer, width: Int, height: Int)?
     /// Made on the first title, so drawings without text never start Pango or fontconfig.
     private lazy var text = TextLayoutEngine()
-    /// The straight RGBA pixels of regions repainted since `forgetRegions()`,
-    /// by what decides them: each move between two neighbouring pages of an
+    /// The pixels of regions repainted since `forgetRegions()`, by what
+    /// decides them: each move between two neighbouring pages of an
     /// animation repaints the same regions, only elsewhere, and a region
     /// found here is copied instead of drawn (docs/gif.md, "Drawing the frames").
-    private var regions: [RegionKey: [UInt8]] = [:]
+    private var regions: [RegionKey: Region] = [:]
     /// The bytes of pixels held in `regions`.
     private var rememberedRegionBytes = 0
     /// The most bytes `regions` holds (1 MiB); past that, regions are drawn but not kept.
@@ -60,6 +60,19 @@ public final class RasterRenderer {
             count = width * height * 4
         }
         return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// The drawing as `render(_:scale:)` draws it, drawn as
+    /// `render(_:scale:over:changed:)` repaints a whole canvas: in regions,
+    /// each remembered for later frames or copied when drawn before (an
+    /// animation's first frame: a row of dots at rest is one dot drawn and copies).
+    public func renderInRegions(_ drawing: Drawing, scale: Int) -> RGBAImage {
+        let width = Self.pixels(drawing.size.width, scale: scale)
+        let height = Self.pixels(drawing.size.height, scale: scale)
+        // Every pixel is written: the background where no region is.
+        var image = RGBAImage(width: width, height: height, pixels: [UInt8](repeating: 0, count: width * height * 4))
+        render(drawing, scale: scale, over: &image, changed: Rect(x: 0, y: 0, width: drawing.size.width, height: drawing.size.height))
+        return image
     }
 
     /// Draws `drawing` over `image`, which holds the drawing before it at
@@ -113,10 +126,7 @@ public final class RasterRenderer {
             fill(box, of: &image, with: drawing.background, inks: inks)
         }
         for group in groups {
-            repaint(
-                group.items.map { drawing.items[$0] }, background: drawing.background, inks: inks, scale: scale, box: group.box,
-                of: &image, canvas: (surface, data)
-            )
+            repaint(group, of: drawing, bounds: bounds, inks: inks, scale: scale, into: &image, canvas: (surface, data))
         }
         return box
     }
@@ -128,7 +138,7 @@ public final class RasterRenderer {
     /// found remembered, on its own: a row of dots that all move alike is
     /// one dot drawn and copies.
     static func groups(
-        of indices: [Int], bounds: [Rect?], box: (x: Int, y: Int, width: Int, height: Int), scale: Int, width: Int, height: Int
+        of indices: some Sequence<Int>, bounds: [Rect?], box: (x: Int, y: Int, width: Int, height: Int), scale: Int, width: Int, height: Int
     ) -> [(box: (x: Int, y: Int, width: Int, height: Int), items: [Int])] {
         func overlap(_ a: (x: Int, y: Int, width: Int, height: Int), _ b: (x: Int, y: Int, width: Int, height: Int)) -> Bool {
             a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
@@ -152,21 +162,25 @@ public final class RasterRenderer {
         return groups.filter { $0.box.width > 0 && $0.box.height > 0 }
     }
 
-    /// Draws `items` on `background` into `box` of `image`, as on a canvas
-    /// of the box's own (they lie inside it whole), its translucent pixels
-    /// in `inks`, or copies the pixels remembered for the same region drawn
-    /// before with the same inks, and remembers them.
+    /// Draws the items of `group` (indices into `drawing`'s items, with
+    /// their `bounds`, lying inside the group's box whole) on the drawing's
+    /// background into the box of `image`, as on a canvas of the box's own,
+    /// its translucent pixels in `inks`, or copies the pixels remembered for
+    /// the same region drawn before with the same inks, and remembers them.
+    ///
+    /// The items under the top one are drawn in groups whose pixels cannot
+    /// meet (the dots a capsule passes over), and each is remembered too;
+    /// one remembered (drawn before, alone or under another item) is copied
+    /// onto the canvas instead, in Cairo's premultiplied pixels: the top
+    /// item is then drawn over the same pixels as over the group drawn.
     private func repaint(
-        _ items: [DrawItem], background: RGBA, inks: Inks, scale: Int, box: (x: Int, y: Int, width: Int, height: Int),
-        of image: inout RGBAImage, canvas: (surface: OpaquePointer, data: UnsafeMutablePointer<UInt8>)
+        _ group: (box: (x: Int, y: Int, width: Int, height: Int), items: [Int]), of drawing: Drawing, bounds: [Rect?], inks: Inks, scale: Int,
+        into image: inout RGBAImage, canvas: (surface: OpaquePointer, data: UnsafeMutablePointer<UInt8>)
     ) {
-        let width = image.width
-        let key = rememberedRegionByteLimit > 0 ? RegionKey(
-            items: items, background: background, inks: inks, scale: scale,
-            left: box.x, top: box.y, width: box.width, height: box.height
-        ) : nil
+        let box = group.box, width = image.width
+        let key = regionKey(of: group, in: drawing, inks: inks, scale: scale)
         if let key, let region = regions[key] {
-            region.withUnsafeBytes { region in
+            region.straight.withUnsafeBytes { region in
                 image.pixels.withUnsafeMutableBytes { output in
                     Self.copyPixels(from: region, width: box.width, at: (0, 0), into: output, width: width, at: (box.x, box.y), size: (box.width, box.height))
                 }
@@ -175,21 +189,101 @@ public final class RasterRenderer {
         }
         drawPart(box: box, canvas: canvas) { part, context in
             cairo_translate(context, Double(-box.x), Double(-box.y))
-            paint(Drawing(size: Size(width: 0, height: 0), background: background, items: items), scale: scale, on: context)
-            cairo_surface_flush(part)
-            image.pixels.withUnsafeMutableBytes { output in
-                Self.copyStraightRGBA(of: part, box: (0, 0, box.width, box.height), into: output, at: (box.x, box.y), width: width, inks: inks)
-            }
-        }
-        let regionBytes = box.width * box.height * 4
-        if let key, rememberedRegionBytes + regionBytes <= rememberedRegionByteLimit {
-            rememberedRegionBytes += regionBytes
-            regions[key] = [UInt8](unsafeUninitializedCapacity: regionBytes) { region, count in
-                image.pixels.withUnsafeBytes { pixels in
-                    Self.copyPixels(from: pixels, width: width, at: (box.x, box.y), into: UnsafeMutableRawBufferPointer(region), width: box.width, at: (0, 0), size: (box.width, box.height))
+            paint(background: drawing.background, on: context)
+            var top = group.items[...]
+            if key != nil, group.items.count > 1 {
+                top = top.suffix(1)
+                let under = Self.groups(of: group.items.dropLast(), bounds: bounds, box: box, scale: scale, width: width, height: image.height)
+                var drawn: [(box: (x: Int, y: Int, width: Int, height: Int), key: RegionKey)] = []
+                // Memory written into is flushed first and marked dirty after.
+                cairo_surface_flush(part)
+                for layer in under {
+                    let layerKey = regionKey(of: layer, in: drawing, inks: inks, scale: scale)
+                    let layerBox = (x: layer.box.x - box.x, y: layer.box.y - box.y, width: layer.box.width, height: layer.box.height)
+                    if let layerKey, let region = regions[layerKey] {
+                        Self.copyPixels(region.premultiplied, into: canvas, box: layerBox)
+                    } else {
+                        paint(layer.items.lazy.map { drawing.items[$0] }, scale: scale, on: context)
+                        if let layerKey { drawn.append((layerBox, layerKey)) }
+                    }
                 }
-                count = regionBytes
+                cairo_surface_flush(part)
+                cairo_surface_mark_dirty(part)
+                for layer in drawn {
+                    remember(Self.region(of: part, box: layer.box, inks: inks), as: layer.key)
+                }
             }
+            paint(top.lazy.map { drawing.items[$0] }, scale: scale, on: context)
+            cairo_surface_flush(part)
+            let whole = (x: 0, y: 0, width: box.width, height: box.height)
+            guard let key else {
+                image.pixels.withUnsafeMutableBytes { output in
+                    Self.copyStraightRGBA(of: part, box: whole, into: output, at: (box.x, box.y), width: width, inks: inks)
+                }
+                return
+            }
+            let region = Self.region(of: part, box: whole, inks: inks)
+            region.straight.withUnsafeBytes { region in
+                image.pixels.withUnsafeMutableBytes { output in
+                    Self.copyPixels(from: region, width: box.width, at: (0, 0), into: output, width: width, at: (box.x, box.y), size: (box.width, box.height))
+                }
+            }
+            remember(region, as: key)
+        }
+    }
+
+    /// A region's pixels as drawn: straight RGBA bytes, as images hold
+    /// them, and Cairo's premultiplied native-endian ARGB32 words, as items
+    /// are drawn over them.
+    private struct Region {
+        var straight: [UInt8]
+        var premultiplied: [UInt32]
+    }
+
+    /// The key of `group`'s items drawn in its box; nil when regions are not remembered.
+    private func regionKey(
+        of group: (box: (x: Int, y: Int, width: Int, height: Int), items: [Int]), in drawing: Drawing, inks: Inks, scale: Int
+    ) -> RegionKey? {
+        guard rememberedRegionByteLimit > 0 else { return nil }
+        return RegionKey(
+            items: group.items.lazy.map { drawing.items[$0] }, background: drawing.background, inks: inks, scale: scale,
+            left: group.box.x, top: group.box.y, width: group.box.width, height: group.box.height
+        )
+    }
+
+    /// Keeps `region` as `key`'s while the remembered regions stay within their limit.
+    private func remember(_ region: Region, as key: RegionKey) {
+        let bytes = region.straight.count + 4 * region.premultiplied.count
+        guard rememberedRegionBytes + bytes <= rememberedRegionByteLimit else { return }
+        rememberedRegionBytes += bytes
+        regions[key] = region
+    }
+
+    /// The pixels of `box` in the flushed canvas `part`, straight in `inks` and premultiplied.
+    private static func region(of part: OpaquePointer, box: (x: Int, y: Int, width: Int, height: Int), inks: Inks) -> Region {
+        let count = box.width * box.height
+        let stride = Int(cairo_image_surface_get_stride(part))
+        let data = UnsafeRawBufferPointer(start: cairo_image_surface_get_data(part), count: stride * (box.y + box.height))
+        return Region(
+            straight: [UInt8](unsafeUninitializedCapacity: 4 * count) { straight, initialized in
+                copyStraightRGBA(of: part, box: box, into: UnsafeMutableRawBufferPointer(straight), at: (0, 0), width: box.width, inks: inks)
+                initialized = 4 * count
+            },
+            premultiplied: [UInt32](unsafeUninitializedCapacity: count) { premultiplied, initialized in
+                copyPixels(from: data, width: stride / 4, at: (box.x, box.y), into: UnsafeMutableRawBufferPointer(premultiplied), width: box.width, at: (0, 0), size: (box.width, box.height))
+                initialized = count
+            }
+        )
+    }
+
+    /// Copies `premultiplied` pixels (a region's) into `box` of the part canvas drawn on `canvas`'s memory.
+    private static func copyPixels(
+        _ premultiplied: [UInt32], into canvas: (surface: OpaquePointer, data: UnsafeMutablePointer<UInt8>), box: (x: Int, y: Int, width: Int, height: Int)
+    ) {
+        let stride = Int(cairo_image_surface_get_stride(canvas.surface))
+        let output = UnsafeMutableRawBufferPointer(start: canvas.data, count: stride * (box.y + box.height))
+        premultiplied.withUnsafeBytes { region in
+            copyPixels(from: region, width: box.width, at: (0, 0), into: output, width: stride / 4, at: (box.x, box.y), size: (box.width, box.height))
         }
     }
 
@@ -200,7 +294,7 @@ public final class RasterRenderer {
         if backgroundPixel?.color != background || backgroundPixel?.inks != inks {
             var pixel: UInt32 = 0
             drawPart(box: (0, 0, 1, 1), canvas: (canvas.surface, data)) { part, context in
-                paint(Drawing(size: Size(width: 0, height: 0), background: background, items: []), scale: 1, on: context)
+                paint(background: background, on: context)
                 cairo_surface_flush(part)
                 withUnsafeMutableBytes(of: &pixel) { Self.copyStraightRGBA(of: part, box: (0, 0, 1, 1), into: $0, at: (0, 0), width: 1, inks: inks) }
             }
@@ -217,7 +311,10 @@ public final class RasterRenderer {
         }
     }
 
-    /// Runs `body` with a Cairo canvas of `box`'s size made of the canvas's memory (drawn afresh each time anyway).
+    /// Runs `body` with a Cairo canvas of `box`'s size made of the canvas's
+    /// memory (drawn afresh each time anyway), then marks the canvas as drawn
+    /// on: a canvas Cairo takes for clear skips painting a transparent
+    /// background over it, and a drawing drawn whole next would keep the part's pixels.
     private func drawPart(
         box: (x: Int, y: Int, width: Int, height: Int), canvas: (surface: OpaquePointer, data: UnsafeMutablePointer<UInt8>),
         _ body: (_ part: OpaquePointer, _ context: OpaquePointer) -> Void
@@ -225,6 +322,7 @@ public final class RasterRenderer {
         let stride = cairo_image_surface_get_stride(canvas.surface)
         guard let part = cairo_image_surface_create_for_data(canvas.data, CAIRO_FORMAT_ARGB32, Int32(box.width), Int32(box.height), stride) else { return }
         defer { cairo_surface_destroy(part) }
+        defer { cairo_surface_mark_dirty(canvas.surface) }
         guard cairo_surface_status(part) == CAIRO_STATUS_SUCCESS, let context = cairo_create(part) else { return }
         defer { cairo_destroy(context) }
         cairo_set_miter_limit(context, 4)
@@ -259,10 +357,16 @@ public final class RasterRenderer {
     /// Paints the background and the items (within the context's clip, if
     /// any), every item over a canvas marked as drawn on.
     private func paint(_ drawing: Drawing, scale: Int, on context: OpaquePointer) {
+        paint(background: drawing.background, on: context)
+        paint(drawing.items, scale: scale, on: context)
+    }
+
+    /// Paints `background` over the canvas (within the context's clip, if
+    /// any) and marks the canvas as drawn on.
+    private func paint(background: RGBA, on context: OpaquePointer) {
         cairo_save(context)
-        cairo_scale(context, Double(scale), Double(scale))
         cairo_set_operator(context, CAIRO_OPERATOR_SOURCE)
-        setColor(drawing.background, on: context)
+        setColor(background, on: context)
         cairo_paint(context)
         // Cairo draws the first item on a canvas it knows to be clear (a
         // transparent background just painted) another way, which rounds
@@ -270,8 +374,15 @@ public final class RasterRenderer {
         // drawn on, the canvas draws every item alike, the first included,
         // so a region's pixels depend on its items alone, wherever it lies.
         cairo_surface_mark_dirty(cairo_get_target(context))
+        cairo_restore(context)
+    }
+
+    /// Paints `items` over the canvas, in order.
+    private func paint(_ items: some Sequence<DrawItem>, scale: Int, on context: OpaquePointer) {
+        cairo_save(context)
+        cairo_scale(context, Double(scale), Double(scale))
         cairo_set_operator(context, CAIRO_OPERATOR_OVER)
-        for item in drawing.items { draw(item, on: context) }
+        for item in items { draw(item, on: context) }
         cairo_restore(context)
     }
 

@@ -37,50 +37,74 @@ struct RegionKey: Hashable {
     /// whose top left corner is at pixel (`left`, `top`); nil when an item
     /// is text (laid out by Pango, not by these paths) or a coordinate is
     /// not a finite number of reasonable size.
-    init?(items: [DrawItem], background: RGBA, inks: Inks, scale: Int, left: Int, top: Int, width: Int, height: Int) {
+    init?(
+        items: some Collection<DrawItem>, background: RGBA, inks: Inks, scale: Int, left: Int, top: Int, width: Int, height: Int
+    ) {
         self.width = width
         self.height = height
         self.scale = scale
         self.background = background
+        var words = Words(scale: scale, left: left, top: top, capacity: Self.wordCount(of: items) + 1 + inks.colors.count)
+        guard words.add(items) else { return nil }
+        words.add(Int64(inks.colors.count))
+        for ink in inks.colors { words.add(Int64(ink)) }
+        self.words = words.words
+        self.digest = words.digest
+    }
+
+    /// The words of a key as they are put together, and their digest.
+    private struct Words {
         var words: [Int64] = []
-        words.reserveCapacity(Self.wordCount(of: items) + 1 + inks.colors.count)
         var digest: UInt64 = 0xcbf2_9ce4_8422_2325
-        func add(_ word: Int64) {
+        let scale: Int, left: Int, top: Int
+
+        init(scale: Int, left: Int, top: Int, capacity: Int) {
+            self.scale = scale
+            self.left = left
+            self.top = top
+            words.reserveCapacity(capacity)
+        }
+
+        mutating func add(_ word: Int64) {
             words.append(word)
             // FNV-1a, a word at a time, then a multiply-xorshift to spread the bits.
             digest = (digest ^ UInt64(bitPattern: word)) &* 0x100_0000_01b3
             digest ^= digest >> 29
         }
-        func add(_ path: Path) -> Bool {
-            func point(_ point: Point) -> Bool {
-                guard let x = Self.hundredths(point.x, scale: scale, origin: left),
-                      let y = Self.hundredths(point.y, scale: scale, origin: top) else { return false }
-                add(x)
-                add(y)
-                return true
-            }
+
+        mutating func add(_ point: Point) -> Bool {
+            guard let x = RegionKey.hundredths(point.x, scale: scale, origin: left),
+                  let y = RegionKey.hundredths(point.y, scale: scale, origin: top) else { return false }
+            add(x)
+            add(y)
+            return true
+        }
+
+        mutating func add(_ path: Path) -> Bool {
             add(Int64(path.elements.count))
             for element in path.elements {
                 switch element {
                 case .move(let p):
                     add(1)
-                    guard point(p) else { return false }
+                    guard add(p) else { return false }
                 case .line(let p):
                     add(2)
-                    guard point(p) else { return false }
+                    guard add(p) else { return false }
                 case .curve(let c1, let c2, let p):
                     add(3)
-                    guard point(c1), point(c2), point(p) else { return false }
+                    guard add(c1), add(c2), add(p) else { return false }
                 case .close:
                     add(4)
                 }
             }
             return true
         }
-        func add(_ color: RGBA) {
+
+        mutating func add(_ color: RGBA) {
             add(Int64(color.red) << 24 | Int64(color.green) << 16 | Int64(color.blue) << 8 | Int64(color.alpha))
         }
-        func add(_ items: [DrawItem]) -> Bool {
+
+        mutating func add(_ items: some Collection<DrawItem>) -> Bool {
             add(Int64(items.count))
             for item in items {
                 switch item {
@@ -102,15 +126,10 @@ struct RegionKey: Hashable {
             }
             return true
         }
-        guard add(items) else { return nil }
-        add(Int64(inks.colors.count))
-        for ink in inks.colors { add(Int64(ink)) }
-        self.words = words
-        self.digest = digest
     }
 
     /// How many words `items` take (at most: a curve's seven), to make room for them at once.
-    private static func wordCount(of items: [DrawItem]) -> Int {
+    private static func wordCount(of items: some Sequence<DrawItem>) -> Int {
         items.reduce(1) { count, item in
             switch item {
             case .fill(let path, _): count + 3 + 7 * path.elements.count

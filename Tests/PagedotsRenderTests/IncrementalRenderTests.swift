@@ -31,7 +31,7 @@ struct IncrementalRenderTests {
         for (index, frame) in frames.frames.enumerated() {
             let drawing = frames.drawing(at: index)
             let canvas = Rect(x: 0, y: 0, width: drawing.size.width, height: drawing.size.height)
-            // The timeline's box is the drawings' own; the first frame is drawn whole.
+            // The timeline's box is the drawings' own; the first frame is drawn whole (in regions).
             if index > 0 {
                 #expect(frame.changed == (try #require(drawing.changedBounds(since: frames.drawing(at: index - 1)), "merged frames differ")))
             } else {
@@ -71,6 +71,64 @@ struct IncrementalRenderTests {
         for index in [0, 0, 5, 5, 6, 30, 2, 35, 34, 0, 20, 21] {
             let frame = asked.frame(at: index)
             #expect(frame.pixels == ordered[index].pixels && frame.delayMilliseconds == ordered[index].delayMilliseconds, "frame \(index)")
+        }
+    }
+
+    /// A drawing drawn in regions, a second time from regions remembered
+    /// (dots copied elsewhere, a dot cut by the canvas's edge, text, a
+    /// translucent background), is the drawing drawn whole, and so is the
+    /// drawing drawn whole next on the same canvas.
+    @Test func aDrawingDrawnInRegionsIsTheDrawingDrawnWhole() throws {
+        var drawings = try ["pages=5&style=pill", "pages=6&current=2&size=7.25&spacing=5.5&shape=heart"].map { query in
+            IndicatorLayout.drawing(for: try IndicatorQuery.parse(query: query[...]).spec)
+        }
+        var cut = drawings[0]
+        cut.size.width -= 6
+        var titled = drawings[1]
+        titled.background = RGBA(red: 255, green: 255, blue: 255, alpha: 128)
+        titled.items.append(.text(TextRun(text: "7", box: Rect(x: 0, y: 0, width: 10, height: 12), fontSize: 9, weight: .semibold, color: RGBA(red: 0, green: 0, blue: 0, alpha: 255))))
+        drawings += [cut, titled]
+        let renderer = RasterRenderer()
+        for scale in [1, 2, 3] {
+            for drawing in drawings {
+                let whole = RasterRenderer().render(drawing, scale: scale)
+                #expect(renderer.renderInRegions(drawing, scale: scale) == whole)
+                #expect(renderer.renderInRegions(drawing, scale: scale) == whole, "remembered")
+                // The canvas the regions were drawn on is not taken for clear.
+                #expect(renderer.render(drawing, scale: scale) == whole, "whole after regions")
+            }
+        }
+    }
+
+    /// An item drawn over others remembered (a capsule over dots drawn
+    /// before, alone or under another capsule: copied, not drawn again) is
+    /// drawn over the same pixels: the drawing comes out as drawn whole.
+    @Test func anItemOverRegionsRememberedIsDrawnAsOverTheItemsDrawn() throws {
+        let still = IndicatorLayout.drawing(for: try IndicatorQuery.parse(query: "pages=5&style=pill&color=FF0000C0"[...]).spec)
+        // The capsule first, then the dots, each a path of points.
+        let capsule = still.items[0], dots = Array(still.items.dropFirst())
+        func moved(_ item: DrawItem, by offset: Double) -> DrawItem {
+            guard case .fill(let path, let color) = item else { return item }
+            return .fill(Path(path.elements.map { element in
+                func move(_ point: Point) -> Point { Point(x: point.x + offset, y: point.y) }
+                switch element {
+                case .move(let p): return .move(move(p))
+                case .line(let p): return .line(move(p))
+                case .curve(let c1, let c2, let p): return .curve(move(c1), move(c2), move(p))
+                case .close: return .close
+                }
+            }), color)
+        }
+        // The dots remembered at rest, then the capsule over one, over two, over one again elsewhere.
+        var drawings = [Drawing(size: still.size, background: still.background, items: dots + [capsule])]
+        for offset in [22.37, 32.5, 54.37] {
+            drawings.append(Drawing(size: still.size, background: still.background, items: dots + [moved(capsule, by: offset)]))
+        }
+        let renderer = RasterRenderer()
+        for scale in [1, 2, 3] {
+            for drawing in drawings {
+                #expect(renderer.renderInRegions(drawing, scale: scale) == renderer.render(drawing, scale: scale))
+            }
         }
     }
 
