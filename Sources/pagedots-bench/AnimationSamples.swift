@@ -47,7 +47,7 @@ func benchmarkAnimationSamples(urls: [Substring], outputDirectory: String, stopw
                         (frames[$0].image.pixels, frames[$0].delay)
                     }.count
                 },
-            ].map(format)
+            ].map { format($0) }
         }
         print(name.suffix(2), "\(width)x\(height)", frames.count, gifFile.count, apngFile.count, times.joined(separator: " "), url)
         flushOutput()

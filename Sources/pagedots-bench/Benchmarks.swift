@@ -59,6 +59,29 @@ func benchmarkRendering(queries: [Substring], stopwatch: Stopwatch) {
     }
 }
 
+/// `ratio ANCHOR QUERY…`: each query's time (render + encode, as `render`)
+/// as a ratio to the anchor's, measured in rounds that time a block of
+/// every image in turn (`Stopwatch.interleavedMicrosecondsPerCall`): the
+/// median over rounds of the round's ratio, with its quartiles, and the
+/// median µs per image.
+func benchmarkRatios(anchor: Substring, queries: [Substring], stopwatch: Stopwatch, rounds: Int, blockTime: Duration) throws(ParameterError) {
+    let maker = ImageMaker()
+    let specs = try ([anchor] + queries).map { query throws(ParameterError) in try parseSpec(query) }
+    let samples = specs.map { maker.makeImage(for: $0).bytes }
+    let times = stopwatch.interleavedMicrosecondsPerCall(specs.map { spec in { maker.makeImage(for: spec).bytes.count } }, rounds: rounds, blockTime: blockTime)
+    func median(_ values: [Double], at fraction: Double = 0.5) -> Double {
+        values.sorted()[min(values.count - 1, Int(Double(values.count - 1) * fraction + 0.5))]
+    }
+    print("# \(rounds) rounds of one block of each image (~\(blockTime) each); us_per_image: median over rounds; ratio: median over rounds of the image's time / the anchor's in the same round, with its quartiles")
+    print("# WxH  bytes  us_per_image  ratio  q1  q3  query")
+    for (number, query) in ([anchor] + queries).enumerated() {
+        let ratios = times.map { $0[number] / $0[0] }
+        let row = [median(times.map { $0[number] }), median(ratios), median(ratios, at: 0.25), median(ratios, at: 0.75)]
+        print(imageSize(samples[number]), samples[number].count, format(row[0]), row[1...].map { format($0, places: 2) }.joined(separator: " "), query)
+    }
+    flushOutput()
+}
+
 /// `render-unique QUERY`: µs per image, as `render`, but every image is one
 /// not drawn before: QUERY with `&color=` counted up from 000001, as
 /// bench/requests.lua asks the server for its misses. Drawing the same few
@@ -107,9 +130,13 @@ func colorTypeName(_ png: [UInt8]) -> String {
     return "\(names[png[25]] ?? "?")\(png[24])"
 }
 
-func format(_ microseconds: Double) -> String {
-    let tenths = Int((microseconds * 10).rounded())
-    return "\(tenths / 10).\(tenths % 10)"
+/// `value` with `places` decimals (one by default), for non-negative figures.
+func format(_ value: Double, places: Int = 1) -> String {
+    var unit = 1
+    for _ in 0..<places { unit *= 10 }
+    let scaled = Int((value * Double(unit)).rounded())
+    let decimals = String(scaled % unit).leftPadded(to: places, with: "0")
+    return places == 0 ? "\(scaled)" : "\(scaled / unit).\(decimals)"
 }
 
 extension String {

@@ -41,6 +41,38 @@ struct Stopwatch {
         return perCall[runs / 2]
     }
 
+    /// µs per call of each of `works`, per round: each round runs a block of
+    /// every work in turn, each block calibrated (after a warm-up) to last
+    /// about `blockTime`. A round's figures are taken milliseconds apart, so
+    /// their ratios hold still while the machine's speed drifts from second
+    /// to second (docs/performance.md, "The machine"), which a median over
+    /// separate runs of each work does not undo.
+    func interleavedMicrosecondsPerCall(_ works: [() -> Int], rounds: Int, blockTime: Duration) -> [[Double]] {
+        var checksum = 0
+        func timed(_ work: () -> Int, _ count: Int) -> Duration {
+            let start = now()
+            for _ in 0..<count {
+                checksum &+= work()
+            }
+            return now() - start
+        }
+        let counts = works.map { work in
+            _ = timed(work, 3)
+            var count = 1
+            var elapsed = timed(work, count)
+            while elapsed < blockTime / 4 && count < 1 << 30 {
+                count *= 2
+                elapsed = timed(work, count)
+            }
+            return max(1, Int(Double(count) * (blockTime / max(elapsed, .nanoseconds(1)))))
+        }
+        let perCall = (0..<rounds).map { _ in
+            zip(works, counts).map { work, count in Self.microseconds(timed(work, count)) / Double(count) }
+        }
+        precondition(checksum != 0, "benchmarked work produced nothing")
+        return perCall
+    }
+
     private func now() -> Duration {
         var time = timespec()
         clock_gettime(clock == .wall ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID, &time)

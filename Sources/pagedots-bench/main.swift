@@ -7,6 +7,8 @@ let usage = """
     usage: pagedots-bench encode QUERIES_FILE OUTDIR   pagedots' PNG encoder vs Cairo's writer, same pixels
            pagedots-bench render QUERY...              µs per image, render + encode (ImageMaker)
            pagedots-bench render-unique QUERY          the same, every image a new one (QUERY&color= counted up)
+           pagedots-bench ratio ANCHOR QUERY...        each image's time as a ratio to ANCHOR's, measured in
+                                                       rounds of one block of each image in turn (ROUNDS, BLOCK_MS)
            pagedots-bench draw QUERY...                µs per animation, its frames drawn alone (no encoding)
            pagedots-bench frames QUERY OUTDIR          an animation's frames as OUTDIR/frame-NNN.png, delays on stdout
            pagedots-bench animation-samples URLS_FILE OUTDIR
@@ -14,7 +16,8 @@ let usage = """
     QUERY: a query, or a URL or path and query (/indicator@2x.gif?pages=5: the path's scale and format count).
     QUERIES_FILE, URLS_FILE: one a line; blank lines and lines starting with # are skipped.
     Env: RUNS (timed runs, median taken; default 5; animation-samples: 0 times nothing),
-         RUN_MS (ms per timed run; default 60), CLOCK=wall to time wall-clock instead of the thread's CPU time.
+         RUN_MS (ms per timed run; default 60), CLOCK=wall to time wall-clock instead of the thread's CPU time;
+         ratio: ROUNDS (default 60), BLOCK_MS (ms per block; default 10).
     """
 
 func fail(_ message: String) -> Never {
@@ -69,6 +72,11 @@ do {
         try benchmarkEncoding(queries: readQueries(String(arguments.dropFirst().first ?? "")), outputDirectory: String(arguments.last ?? "."), stopwatch: stopwatch)
     case "render" where arguments.count >= 2:
         benchmarkRendering(queries: arguments.dropFirst().map { Substring($0) }, stopwatch: stopwatch)
+    case "ratio" where arguments.count >= 3:
+        try benchmarkRatios(
+            anchor: Substring(arguments.dropFirst().first ?? ""), queries: arguments.dropFirst(2).map { Substring($0) }, stopwatch: stopwatch,
+            rounds: max(1, environmentInt("ROUNDS", default: 60)), blockTime: .milliseconds(max(1, environmentInt("BLOCK_MS", default: 10)))
+        )
     case "render-unique" where arguments.count == 2:
         try benchmarkRenderingUnique(query: Substring(arguments.last ?? ""), stopwatch: stopwatch)
     case "draw" where arguments.count >= 2:
