@@ -42,17 +42,25 @@ public final class APNGEncoder {
     /// forever (acTL num_plays; below 0 counts as 0). The same input always
     /// gives the same bytes.
     ///
+    /// `changedBoxAt(i)`, asked right after `frameAt(i)` in the first pass
+    /// (when given), is a box (clamped to the canvas) outside which frame i's
+    /// bytes equal frame i − 1's, or nil when that is not known: the search
+    /// for the rectangle a frame changes then looks only inside it. A
+    /// renderer that draws each frame over the one before knows that box.
+    ///
     /// Without frames the answer is a still PNG of a fully transparent canvas.
     ///
     /// - Precondition: `width` and `height` are positive and every frame
-    ///   holds exactly `width × height × 4` bytes.
+    ///   holds exactly `width × height × 4` bytes, and every box given holds
+    ///   every byte in which its frame differs from the one before.
     public func encode(
         width: Int, height: Int, plays: Int,
-        frameCount: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int)
+        frameCount: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int),
+        changedBoxAt: ((Int) -> (x: Int, y: Int, width: Int, height: Int)?)? = nil
     ) -> [UInt8] {
         precondition(width > 0 && height > 0, "an animation needs a canvas of at least 1×1, not \(width)×\(height)")
         defer { compressor.forgetStreams() }
-        var survey = AnimationSurvey(width: width, height: height, frameCount: frameCount, keptByteLimit: keptChangeByteLimit, frameAt: frameAt)
+        var survey = AnimationSurvey(width: width, height: height, frameCount: frameCount, keptByteLimit: keptChangeByteLimit, frameAt: frameAt, changedBoxAt: changedBoxAt)
         guard let first = survey.takeFirst() else {
             return PNGEncoder().encode(rgba: RGBACanvas(width: width, height: height).pixels, width: width, height: height)
         }

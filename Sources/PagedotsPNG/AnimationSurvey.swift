@@ -29,8 +29,13 @@ struct AnimationSurvey {
     /// Asks `frameAt` for frames `0 ..< frameCount` in order and holds two at
     /// a time. Delays below 0 count as 0, and above `FrameDelay.maxMilliseconds`
     /// as that. The changed pixels are kept while they come to at most
-    /// `keptByteLimit` bytes in all; past that none are kept.
-    init(width: Int, height: Int, frameCount: Int, keptByteLimit: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int)) {
+    /// `keptByteLimit` bytes in all; past that none are kept. A frame's change
+    /// is looked for only inside the box `changedBoxAt` gives for it, if any
+    /// (`APNGEncoder.encode`).
+    init(
+        width: Int, height: Int, frameCount: Int, keptByteLimit: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int),
+        changedBoxAt: ((Int) -> (x: Int, y: Int, width: Int, height: Int)?)? = nil
+    ) {
         guard frameCount > 0 else { return }
         let (firstPixels, firstDelay) = frameAt(0)
         // The frame before, in a buffer of its own that each change is pasted
@@ -45,7 +50,8 @@ struct AnimationSurvey {
         for index in 1 ..< frameCount {
             let (pixels, delay) = frameAt(index)
             let frame = RGBACanvas(width: width, height: height, pixels: pixels)
-            let change = RGBACanvas.changedBounds(from: previous, to: frame)
+            let hint = changedBoxAt?(index).map { PixelRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+            let change = RGBACanvas.changedBounds(from: previous, to: frame, within: hint ?? previous.bounds)
             if change.isEmpty {
                 frames[frames.count - 1].milliseconds += Self.clamped(delay)
                 continue

@@ -27,35 +27,39 @@ struct RGBACanvas {
     var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
 
     /// The smallest rectangle that holds every pixel in which two canvases of
-    /// one size differ (`.empty` when they are equal). Rows are compared whole
-    /// first; columns are then scanned in from both sides only as far as the
-    /// box found so far.
-    static func changedBounds(from old: RGBACanvas, to new: RGBACanvas) -> PixelRect {
+    /// one size differ (`.empty` when they are equal), looked for only inside
+    /// `box` (clamped to the canvas), which must hold every difference. Rows
+    /// are compared whole (within the box) first; columns are then scanned in
+    /// from both sides only as far as the box found so far.
+    static func changedBounds(from old: RGBACanvas, to new: RGBACanvas, within box: PixelRect) -> PixelRect {
+        let left = max(box.x, 0), top = max(box.y, 0)
+        let right = min(box.x + box.width, old.width), bottom = min(box.y + box.height, old.height)
+        guard left < right, top < bottom else { return .empty }
         let rowBytes = old.width * 4
         return old.pixels.withUnsafeBytes { before in
             new.pixels.withUnsafeBytes { after in
                 guard let oldRows = before.baseAddress, let newRows = after.baseAddress else { return .empty }
                 func rowDiffers(_ y: Int) -> Bool {
-                    memcmp(oldRows + y * rowBytes, newRows + y * rowBytes, rowBytes) != 0
+                    memcmp(oldRows + y * rowBytes + left * 4, newRows + y * rowBytes + left * 4, (right - left) * 4) != 0
                 }
-                guard let top = (0..<old.height).first(where: rowDiffers),
-                      let bottom = (top..<old.height).last(where: rowDiffers) else { return .empty }
-                var left = old.width, right = -1
-                for y in top...bottom {
+                guard let first = (top..<bottom).first(where: rowDiffers),
+                      let last = (first..<bottom).last(where: rowDiffers) else { return .empty }
+                var minX = right, maxX = left - 1
+                for y in first...last {
                     let row = y * old.width
-                    var x = 0
-                    while x < left && before.pixel(at: row + x) == after.pixel(at: row + x) {
+                    var x = left
+                    while x < minX && before.pixel(at: row + x) == after.pixel(at: row + x) {
                         x += 1
                     }
-                    left = min(left, x)
-                    x = old.width - 1
-                    while x > right && before.pixel(at: row + x) == after.pixel(at: row + x) {
+                    minX = min(minX, x)
+                    x = right - 1
+                    while x > maxX && before.pixel(at: row + x) == after.pixel(at: row + x) {
                         x -= 1
                     }
-                    right = max(right, x)
+                    maxX = max(maxX, x)
                 }
-                // A differing row has a differing pixel, so left ≤ right.
-                return PixelRect(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
+                // A differing row has a differing pixel, so minX ≤ maxX.
+                return PixelRect(x: minX, y: first, width: maxX - minX + 1, height: last - first + 1)
             }
         }
     }

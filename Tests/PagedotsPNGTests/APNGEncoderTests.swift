@@ -144,6 +144,44 @@ struct APNGEncoderTests {
         }
     }
 
+    @Test("boxes said to hold each frame's change (exact, loose, past the canvas, the whole canvas, or unknown) give the bytes of none")
+    func changedBoxes() {
+        let animations = [
+            TestAnimation.movingDot(count: 4, diameter: 10, steps: 3),
+            TestAnimation.movingDot(count: 3, diameter: 24, steps: 2, background: [255, 255, 255, 255]),
+            TestAnimation(width: 6, height: 4, frames: Self.pictures + [Self.pictures[2]], delays: [20, 30, 40, 50]),
+        ]
+        for animation in animations {
+            let plain = animation.encode()
+            // The tight box of the bytes that differ from the frame before.
+            let exact = animation.frames.indices.map { index -> (x: Int, y: Int, width: Int, height: Int)? in
+                guard index > 0 else { return nil }
+                var box = (minX: Int.max, minY: Int.max, maxX: -1, maxY: -1)
+                for pixel in 0 ..< animation.width * animation.height
+                where animation.frames[index][pixel * 4 ..< pixel * 4 + 4] != animation.frames[index - 1][pixel * 4 ..< pixel * 4 + 4] {
+                    let (x, y) = (pixel % animation.width, pixel / animation.width)
+                    box = (min(box.minX, x), min(box.minY, y), max(box.maxX, x), max(box.maxY, y))
+                }
+                // An unchanged frame's box may be empty.
+                return box.maxX < 0 ? (0, 0, 0, 0) : (box.minX, box.minY, box.maxX - box.minX + 1, box.maxY - box.minY + 1)
+            }
+            let hints: [(Int) -> (x: Int, y: Int, width: Int, height: Int)?] = [
+                { exact[$0] },
+                { index in exact[index].map { ($0.x - 1, $0.y - 2, $0.width + 3, $0.height + 5) } },
+                { _ in (-5, -5, animation.width + 10, animation.height + 10) },
+                { _ in (0, 0, animation.width, animation.height) },
+                { _ in nil },
+            ]
+            for hint in hints {
+                let file = APNGEncoder().encode(
+                    width: animation.width, height: animation.height, plays: 0, frameCount: animation.frames.count,
+                    frameAt: { (animation.frames[$0], animation.delays[$0]) }, changedBoxAt: hint
+                )
+                #expect(file == plain)
+            }
+        }
+    }
+
     @Test("no frames: a still PNG of a fully transparent canvas")
     func noFrames() throws {
         for frameCount in [0, -3] {
