@@ -42,11 +42,13 @@ public final class APNGEncoder {
     /// forever (acTL num_plays; below 0 counts as 0). The same input always
     /// gives the same bytes.
     ///
-    /// `changedBoxAt(i)`, asked right after `frameAt(i)` in the first pass
-    /// (when given), is a box (clamped to the canvas) outside which frame i's
-    /// bytes equal frame i − 1's, or nil when that is not known: the search
-    /// for the rectangle a frame changes then looks only inside it. A
-    /// renderer that draws each frame over the one before knows that box.
+    /// `changedBoxAt(i)`, asked right after `frameAt(i)` in the first pass, is
+    /// a box (clamped to the canvas) outside which frame i's bytes equal
+    /// frame i − 1's, or nil when that is not known (the default, for every
+    /// frame): the search for the rectangle a frame changes then looks only
+    /// inside it. A renderer that draws each frame over the one before knows
+    /// that box. (Not optional, so that it need not escape: a caller can pass
+    /// `AnimationFrames.changedBox(at:)` from a closure it was handed.)
     ///
     /// Without frames the answer is a still PNG of a fully transparent canvas.
     ///
@@ -56,7 +58,7 @@ public final class APNGEncoder {
     public func encode(
         width: Int, height: Int, plays: Int,
         frameCount: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int),
-        changedBoxAt: ((Int) -> (x: Int, y: Int, width: Int, height: Int)?)? = nil
+        changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)? = { _ in nil }
     ) -> [UInt8] {
         precondition(width > 0 && height > 0, "an animation needs a canvas of at least 1×1, not \(width)×\(height)")
         defer { compressor.forgetStreams() }

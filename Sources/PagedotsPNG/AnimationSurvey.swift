@@ -34,7 +34,7 @@ struct AnimationSurvey {
     /// (`APNGEncoder.encode`).
     init(
         width: Int, height: Int, frameCount: Int, keptByteLimit: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int),
-        changedBoxAt: ((Int) -> (x: Int, y: Int, width: Int, height: Int)?)? = nil
+        changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)? = { _ in nil }
     ) {
         guard frameCount > 0 else { return }
         let (firstPixels, firstDelay) = frameAt(0)
@@ -50,7 +50,7 @@ struct AnimationSurvey {
         for index in 1 ..< frameCount {
             let (pixels, delay) = frameAt(index)
             let frame = RGBACanvas(width: width, height: height, pixels: pixels)
-            let hint = changedBoxAt?(index).map { PixelRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+            let hint = changedBoxAt(index).map { PixelRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
             let change = RGBACanvas.changedBounds(from: previous, to: frame, within: hint ?? previous.bounds)
             if change.isEmpty {
                 frames[frames.count - 1].milliseconds += Self.clamped(delay)
