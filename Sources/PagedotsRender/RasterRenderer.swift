@@ -31,8 +31,9 @@ public final class RasterRenderer {
     private var rememberedRegionBytes = 0
     /// The most bytes `regions` holds (1 MiB); past that, regions are drawn but not kept.
     public var rememberedRegionByteLimit = 1 << 20
-    /// The straight RGBA pixel (in memory order) that Cairo paints for the last background asked for, with the inks asked for.
-    private var backgroundPixel: (color: RGBA, inks: Inks, pixel: UInt32)?
+    /// The pixel that Cairo paints for the last background asked for:
+    /// premultiplied, as on its canvas, and straight RGBA (in memory order) with the inks asked for.
+    private var backgroundPixel: (color: RGBA, inks: Inks, premultiplied: UInt32, straight: UInt32)?
 
     public init() {}
 
@@ -189,14 +190,12 @@ public final class RasterRenderer {
         }
         drawPart(box: box, canvas: canvas) { part, context in
             cairo_translate(context, Double(-box.x), Double(-box.y))
-            paint(background: drawing.background, on: context)
+            clear(part, box: box, to: drawing.background, inks: inks, canvas: canvas)
             var top = group.items[...]
             if key != nil, group.items.count > 1 {
                 top = top.suffix(1)
                 let under = Self.groups(of: group.items.dropLast(), bounds: bounds, box: box, scale: scale, width: width, height: image.height)
                 var drawn: [(box: (x: Int, y: Int, width: Int, height: Int), key: RegionKey)] = []
-                // Memory written into is flushed first and marked dirty after.
-                cairo_surface_flush(part)
                 for layer in under {
                     let layerKey = regionKey(of: layer, in: drawing, inks: inks, scale: scale)
                     let layerBox = (x: layer.box.x - box.x, y: layer.box.y - box.y, width: layer.box.width, height: layer.box.height)
@@ -287,20 +286,44 @@ public final class RasterRenderer {
         }
     }
 
+    /// `background` as Cairo paints it, premultiplied, and straight as `inks`
+    /// un-premultiply it: found once per colour and inks, on a pixel of the canvas.
+    private func pixel(of background: RGBA, inks: Inks, canvas: (surface: OpaquePointer, data: UnsafeMutablePointer<UInt8>)) -> (premultiplied: UInt32, straight: UInt32) {
+        if let backgroundPixel, backgroundPixel.color == background, backgroundPixel.inks == inks {
+            return (backgroundPixel.premultiplied, backgroundPixel.straight)
+        }
+        var pixel: (premultiplied: UInt32, straight: UInt32) = (0, 0)
+        drawPart(box: (0, 0, 1, 1), canvas: canvas) { part, context in
+            paint(background: background, on: context)
+            cairo_surface_flush(part)
+            pixel.premultiplied = UnsafeRawPointer(canvas.data).load(as: UInt32.self)
+            withUnsafeMutableBytes(of: &pixel.straight) { Self.copyStraightRGBA(of: part, box: (0, 0, 1, 1), into: $0, at: (0, 0), width: 1, inks: inks) }
+        }
+        backgroundPixel = (background, inks, pixel.premultiplied, pixel.straight)
+        return pixel
+    }
+
+    /// Sets every pixel of the part canvas of `box`'s size, drawn on
+    /// `canvas`'s memory, to `background` as Cairo paints it (`paint(background:on:)`
+    /// does the same, a pixel at a time, on every canvas, through Cairo's
+    /// compositor), and marks it as drawn on.
+    private func clear(
+        _ part: OpaquePointer, box: (x: Int, y: Int, width: Int, height: Int), to background: RGBA, inks: Inks,
+        canvas: (surface: OpaquePointer, data: UnsafeMutablePointer<UInt8>)
+    ) {
+        let pixel = pixel(of: background, inks: inks, canvas: canvas).premultiplied
+        let stride = Int(cairo_image_surface_get_stride(canvas.surface))
+        for y in 0 ..< box.height {
+            UnsafeMutableRawPointer(canvas.data + y * stride).bindMemory(to: UInt32.self, capacity: box.width).update(repeating: pixel, count: box.width)
+        }
+        cairo_surface_mark_dirty(part)
+    }
+
     /// Sets every pixel of `box` in `image` to `background` as Cairo paints
-    /// it and `inks` un-premultiply it (found once per colour and inks, on a pixel of the canvas).
+    /// it and `inks` un-premultiply it.
     private func fill(_ box: (x: Int, y: Int, width: Int, height: Int), of image: inout RGBAImage, with background: RGBA, inks: Inks) {
         guard let canvas, let data = cairo_image_surface_get_data(canvas.surface) else { return }
-        if backgroundPixel?.color != background || backgroundPixel?.inks != inks {
-            var pixel: UInt32 = 0
-            drawPart(box: (0, 0, 1, 1), canvas: (canvas.surface, data)) { part, context in
-                paint(background: background, on: context)
-                cairo_surface_flush(part)
-                withUnsafeMutableBytes(of: &pixel) { Self.copyStraightRGBA(of: part, box: (0, 0, 1, 1), into: $0, at: (0, 0), width: 1, inks: inks) }
-            }
-            backgroundPixel = (background, inks, pixel)
-        }
-        let pixel = backgroundPixel?.pixel ?? 0
+        let pixel = pixel(of: background, inks: inks, canvas: (canvas.surface, data)).straight
         let width = image.width
         image.pixels.withUnsafeMutableBytes { output in
             guard let base = output.baseAddress else { return }
