@@ -120,7 +120,8 @@ public final class RasterRenderer {
             box.height = bottom - box.y
         }
         guard box.width > 0, box.height > 0 else { return box }
-        let groups = Self.groups(of: drawing.items.indices.filter { drawn[$0] }, bounds: bounds, box: box, scale: scale, width: width, height: height)
+        let isDrawn = drawn
+        let groups = Self.groups(of: drawing.items.indices.lazy.filter { isDrawn[$0] }, bounds: bounds, box: box, scale: scale, width: width, height: height)
         // The whole drawing's, as `render` draws it.
         let inks = Inks(of: drawing)
         if groups.count != 1 || groups[0].box != box {
@@ -160,7 +161,8 @@ public final class RasterRenderer {
             }
             groups.append(group)
         }
-        return groups.filter { $0.box.width > 0 && $0.box.height > 0 }
+        groups.removeAll { $0.box.width <= 0 || $0.box.height <= 0 }
+        return groups
     }
 
     /// Draws the items of `group` (indices into `drawing`'s items, with
