@@ -17,7 +17,7 @@ extension Drawing {
         // One pass over the items: an animation compares every frame with the one before.
         var changed: Rect?
         let common = min(items.count, earlier.items.count)
-        for index in 0 ..< common where items[index] != earlier.items[index] {
+        for index in 0 ..< common where !DrawItem.areEqual(items[index], earlier.items[index]) {
             changed = changed.union(items[index].bounds ?? canvas).union(earlier.items[index].bounds ?? canvas)
         }
         for item in items[common...] {
@@ -31,6 +31,20 @@ extension Drawing {
 }
 
 extension DrawItem {
+    /// `a == b`, matching fills (nearly every item) where they lie,
+    /// borrowed: the derived `==` copies both items whole first.
+    static func areEqual(_ a: borrowing DrawItem, _ b: borrowing DrawItem) -> Bool {
+        switch a {
+        case .fill(let path, let color):
+            switch b {
+            case .fill(let otherPath, let otherColor): color == otherColor && path == otherPath
+            default: false
+            }
+        default:
+            copy a == copy b
+        }
+    }
+
     /// A box holding every point the item can paint, nil when it is not
     /// known (text, whose glyphs the renderer lays out, or an empty path). A stroke's box
     /// grows by twice its line width, the reach of a mitre join at the

@@ -56,7 +56,7 @@ public enum PathElement: Hashable, Sendable {
 /// built so that a writer can name it (SVG's `<circle>`, `<rect>`, a stroked
 /// ring) instead of spelling out its curves. Renderers that only draw the
 /// path's elements may ignore it: the elements are the shape.
-public indirect enum PathPrimitive: Hashable, Sendable {
+public enum PathPrimitive: Hashable, Sendable {
     /// The ellipse inscribed in the box (a circle in a square box).
     case ellipse(Rect)
     /// The box with quarter-circle corners of `radius` (0: square corners;
@@ -64,7 +64,8 @@ public indirect enum PathPrimitive: Hashable, Sendable {
     case roundedRect(Rect, radius: Double)
     /// The band `width` wide just inside the edge of `outline`: filled, it
     /// is a line `width` wide centred `width/2` inside the edge.
-    case ring(PathPrimitive, width: Double)
+    /// (Boxed: the other cases, which every dot and capsule has, are built without an allocation.)
+    indirect case ring(PathPrimitive, width: Double)
 }
 
 /// An outline made of subpaths; filled with the non-zero winding rule.

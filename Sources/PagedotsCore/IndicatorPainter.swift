@@ -31,16 +31,20 @@ struct IndicatorPainter {
         }
     }
 
-    /// The current colour's marks part way through `move`, from the box
-    /// `from` to the box `to` (row coordinates; `inPlace` where they are now,
-    /// when that moves) as its effect places them, each painted by `paint`
-    /// (by default as the current indicator).
-    func currentMarks(
+    /// Adds to `items` the current colour's marks part way through `move`,
+    /// from the box `from` to the box `to` (row coordinates; `inPlace` where
+    /// they are now, when that moves) as its effect places them, each
+    /// painted by `paint` (by default as the current indicator).
+    func addCurrentMarks(
         from: Rect, to: Rect, inPlace: (from: Rect, to: Rect)? = nil, during move: Move, in transform: DirectionTransform,
-        paint: ((MovingMark) -> [DrawItem])? = nil
-    ) -> [DrawItem] {
-        MovingMark.marks(from: from, to: to, inPlace: inPlace, progress: move.progress, effect: move.effect).flatMap { mark in
-            paint.map { $0(mark) } ?? [current(in: transform.rect(mark.box), opacity: mark.opacity)]
+        to items: inout [DrawItem], paint: ((MovingMark) -> [DrawItem])? = nil
+    ) {
+        for mark in MovingMark.marks(from: from, to: to, inPlace: inPlace, progress: move.progress, effect: move.effect) {
+            if let paint {
+                items += paint(mark)
+            } else {
+                items.append(current(in: transform.rect(mark.box), opacity: mark.opacity))
+            }
         }
     }
 }

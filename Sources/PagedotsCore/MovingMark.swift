@@ -17,7 +17,7 @@ struct MovingMark {
     /// the move. Marks with no area or no opacity are left out.
     static func marks(from: Rect, to: Rect, inPlace: (from: Rect, to: Rect)? = nil, progress: Double, effect: Effect) -> [MovingMark] {
         let (fadingFrom, fadingTo) = inPlace ?? (from, to)
-        let marks: [MovingMark]
+        var marks: [MovingMark]
         switch effect {
         case .slide:
             marks = [MovingMark(box: from.mixed(with: to, by: progress), opacity: 1, arrival: progress)]
@@ -34,7 +34,9 @@ struct MovingMark {
         case .none:
             marks = [progress < 0.5 ? MovingMark(box: from, opacity: 1, arrival: 0) : MovingMark(box: to, opacity: 1, arrival: 1)]
         }
-        return marks.filter { $0.box.width > 0 && $0.box.height > 0 && $0.opacity > 0 }
+        // In place: no second array.
+        marks.removeAll { !($0.box.width > 0 && $0.box.height > 0 && $0.opacity > 0) }
+        return marks
     }
 
     /// The worm: in the first half of the move the edge towards `to` (the

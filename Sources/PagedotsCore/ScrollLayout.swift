@@ -92,9 +92,9 @@ struct ScrollLayout: SlotRowLayout {
         }
         // A fade colours the two dots as they are, shrinking or growing with them.
         let now = (from: dot(of: move.from), to: dot(of: move.to))
-        items += painter.currentMarks(
+        painter.addCurrentMarks(
             from: box(at: Double(move.from - start), factor: 1), to: box(at: Double(move.to - end), factor: 1), inPlace: now,
-            during: move, in: transform
+            during: move, in: transform, to: &items
         )
         guard start != end else { return items }
         let rowBox = Rect(x: 0, y: 0, width: rowSize.width, height: rowSize.height)

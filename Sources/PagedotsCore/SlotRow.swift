@@ -64,7 +64,12 @@ struct SlotRow {
 
     /// The box of `page`'s indicator when it holds the whole current length.
     func currentBox(of page: Int) -> Rect {
-        slots { $0 == page ? 1 : 0 }[page - firstPage].box
+        // The slots before it are `size` long, added up as `slots(sharing:)` adds them (no array made).
+        var start = spec.padding
+        for _ in firstPage ..< page {
+            start += spec.size + spec.spacing
+        }
+        return Rect(x: start, y: spec.padding, width: currentLength, height: spec.size)
     }
 
     /// Every slot painted as a plain indicator (`color` for the current
@@ -93,10 +98,16 @@ struct SlotRow {
             page == move.to ? (page == move.from ? 1 : move.progress) : page == move.from ? 1 - move.progress : 0
         }
         let now = (from: passing[move.from - firstPage].box, to: passing[move.to - firstPage].box)
-        let marks = painter.currentMarks(
-            from: currentBox(of: move.from), to: currentBox(of: move.to), inPlace: now, during: move, in: transform,
+        // Room for the marks too, made once: an animation draws every frame of its moves.
+        var items: [DrawItem] = []
+        items.reserveCapacity(passing.count + 2)
+        for slot in passing {
+            items.append(painter.inactive(in: transform.rect(slot.box)))
+        }
+        painter.addCurrentMarks(
+            from: currentBox(of: move.from), to: currentBox(of: move.to), inPlace: now, during: move, in: transform, to: &items,
             paint: paint.map { paint in { mark in paint(mark, now) } }
         )
-        return passing.map { painter.inactive(in: transform.rect($0.box)) } + marks
+        return items
     }
 }

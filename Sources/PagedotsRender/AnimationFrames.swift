@@ -81,4 +81,12 @@ public final class AnimationFrames {
         }
         return (last.image.pixels, frames[index].frame.delay)
     }
+
+    /// A box of pixels outside which frame `index`'s pixels are frame
+    /// `index − 1`'s, as `frame(at: index)` has just given them (the box it
+    /// repainted): a hint for an encoder that compares the two. Nil for the
+    /// first frame, or when `frame(at: index)` was not the last frame asked for.
+    public func changedBox(at index: Int) -> (x: Int, y: Int, width: Int, height: Int)? {
+        index > 0 && index == last.index ? last.box : nil
+    }
 }

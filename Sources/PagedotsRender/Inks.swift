@@ -54,7 +54,8 @@ struct Inks: Hashable {
         }
         add(drawing.background)
         add(drawing.items)
-        self.colors = overflowed ? [] : colors.sorted()
+        colors.sort()
+        self.colors = overflowed ? [] : colors
     }
 
     /// The straight `0x00BBGGRR` colour of a premultiplied pixel whose

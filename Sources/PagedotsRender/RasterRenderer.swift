@@ -31,8 +31,9 @@ public final class RasterRenderer {
     private var rememberedRegionBytes = 0
     /// The most bytes `regions` holds (1 MiB); past that, regions are drawn but not kept.
     public var rememberedRegionByteLimit = 1 << 20
-    /// The straight RGBA pixel (in memory order) that Cairo paints for the last background asked for, with the inks asked for.
-    private var backgroundPixel: (color: RGBA, inks: Inks, pixel: UInt32)?
+    /// The pixel that Cairo paints for the last background asked for:
+    /// premultiplied, as on its canvas, and straight RGBA (in memory order) with the inks asked for.
+    private var backgroundPixel: (color: RGBA, inks: Inks, premultiplied: UInt32, straight: UInt32)?
 
     public init() {}
 
@@ -119,7 +120,8 @@ public final class RasterRenderer {
             box.height = bottom - box.y
         }
         guard box.width > 0, box.height > 0 else { return box }
-        let groups = Self.groups(of: drawing.items.indices.filter { drawn[$0] }, bounds: bounds, box: box, scale: scale, width: width, height: height)
+        let isDrawn = drawn
+        let groups = Self.groups(of: drawing.items.indices.lazy.filter { isDrawn[$0] }, bounds: bounds, box: box, scale: scale, width: width, height: height)
         // The whole drawing's, as `render` draws it.
         let inks = Inks(of: drawing)
         if groups.count != 1 || groups[0].box != box {
@@ -159,7 +161,8 @@ public final class RasterRenderer {
             }
             groups.append(group)
         }
-        return groups.filter { $0.box.width > 0 && $0.box.height > 0 }
+        groups.removeAll { $0.box.width <= 0 || $0.box.height <= 0 }
+        return groups
     }
 
     /// Draws the items of `group` (indices into `drawing`'s items, with
@@ -180,23 +183,17 @@ public final class RasterRenderer {
         let box = group.box, width = image.width
         let key = regionKey(of: group, in: drawing, inks: inks, scale: scale)
         if let key, let region = regions[key] {
-            region.straight.withUnsafeBytes { region in
-                image.pixels.withUnsafeMutableBytes { output in
-                    Self.copyPixels(from: region, width: box.width, at: (0, 0), into: output, width: width, at: (box.x, box.y), size: (box.width, box.height))
-                }
-            }
+            Self.copy(straightPixels(of: region, as: key, width: box.width, inks: inks), into: &image, at: box)
             return
         }
         drawPart(box: box, canvas: canvas) { part, context in
             cairo_translate(context, Double(-box.x), Double(-box.y))
-            paint(background: drawing.background, on: context)
+            clear(part, box: box, to: drawing.background, inks: inks, canvas: canvas)
             var top = group.items[...]
             if key != nil, group.items.count > 1 {
                 top = top.suffix(1)
                 let under = Self.groups(of: group.items.dropLast(), bounds: bounds, box: box, scale: scale, width: width, height: image.height)
                 var drawn: [(box: (x: Int, y: Int, width: Int, height: Int), key: RegionKey)] = []
-                // Memory written into is flushed first and marked dirty after.
-                cairo_surface_flush(part)
                 for layer in under {
                     let layerKey = regionKey(of: layer, in: drawing, inks: inks, scale: scale)
                     let layerBox = (x: layer.box.x - box.x, y: layer.box.y - box.y, width: layer.box.width, height: layer.box.height)
@@ -210,7 +207,7 @@ public final class RasterRenderer {
                 cairo_surface_flush(part)
                 cairo_surface_mark_dirty(part)
                 for layer in drawn {
-                    remember(Self.region(of: part, box: layer.box, inks: inks), as: layer.key)
+                    remember(Region(straight: nil, premultiplied: Self.premultipliedPixels(of: part, box: layer.box)), as: layer.key)
                 }
             }
             paint(top.lazy.map { drawing.items[$0] }, scale: scale, on: context)
@@ -222,22 +219,39 @@ public final class RasterRenderer {
                 }
                 return
             }
-            let region = Self.region(of: part, box: whole, inks: inks)
-            region.straight.withUnsafeBytes { region in
-                image.pixels.withUnsafeMutableBytes { output in
-                    Self.copyPixels(from: region, width: box.width, at: (0, 0), into: output, width: width, at: (box.x, box.y), size: (box.width, box.height))
-                }
-            }
-            remember(region, as: key)
+            let premultiplied = Self.premultipliedPixels(of: part, box: whole)
+            let straight = Self.straightPixels(of: premultiplied, width: box.width, inks: inks)
+            Self.copy(straight, into: &image, at: box)
+            remember(Region(straight: straight, premultiplied: premultiplied), as: key)
         }
     }
 
-    /// A region's pixels as drawn: straight RGBA bytes, as images hold
-    /// them, and Cairo's premultiplied native-endian ARGB32 words, as items
-    /// are drawn over them.
+    /// A region's pixels as drawn: Cairo's premultiplied native-endian
+    /// ARGB32 words, as items are drawn over them, and straight RGBA bytes,
+    /// as images hold them (made when a frame first copies the region: one
+    /// drawn under another item may never be).
     private struct Region {
-        var straight: [UInt8]
+        var straight: [UInt8]?
         var premultiplied: [UInt32]
+    }
+
+    /// `region`'s straight pixels (a region `width` wide in `inks`), made
+    /// the first time they are asked for and then remembered with it.
+    private func straightPixels(of region: Region, as key: RegionKey, width: Int, inks: Inks) -> [UInt8] {
+        if let straight = region.straight { return straight }
+        let straight = Self.straightPixels(of: region.premultiplied, width: width, inks: inks)
+        remember(Region(straight: straight, premultiplied: region.premultiplied), as: key)
+        return straight
+    }
+
+    /// Copies a region's `straight` pixels into `box` of `image`.
+    private static func copy(_ straight: [UInt8], into image: inout RGBAImage, at box: (x: Int, y: Int, width: Int, height: Int)) {
+        let width = image.width
+        straight.withUnsafeBytes { region in
+            image.pixels.withUnsafeMutableBytes { output in
+                copyPixels(from: region, width: box.width, at: (0, 0), into: output, width: width, at: (box.x, box.y), size: (box.width, box.height))
+            }
+        }
     }
 
     /// The key of `group`'s items drawn in its box; nil when regions are not remembered.
@@ -251,29 +265,40 @@ public final class RasterRenderer {
         )
     }
 
-    /// Keeps `region` as `key`'s while the remembered regions stay within their limit.
+    /// Keeps `region` as `key`'s (in place of the one kept before, if any)
+    /// while the remembered regions stay within their limit.
     private func remember(_ region: Region, as key: RegionKey) {
-        let bytes = region.straight.count + 4 * region.premultiplied.count
-        guard rememberedRegionBytes + bytes <= rememberedRegionByteLimit else { return }
-        rememberedRegionBytes += bytes
+        func bytes(_ region: Region?) -> Int {
+            guard let region else { return 0 }
+            return (region.straight?.count ?? 0) + 4 * region.premultiplied.count
+        }
+        let added = bytes(region) - bytes(regions[key])
+        guard rememberedRegionBytes + added <= rememberedRegionByteLimit else { return }
+        rememberedRegionBytes += added
         regions[key] = region
     }
 
-    /// The pixels of `box` in the flushed canvas `part`, straight in `inks` and premultiplied.
-    private static func region(of part: OpaquePointer, box: (x: Int, y: Int, width: Int, height: Int), inks: Inks) -> Region {
+    /// The premultiplied pixels of `box` in the flushed canvas `part`.
+    private static func premultipliedPixels(of part: OpaquePointer, box: (x: Int, y: Int, width: Int, height: Int)) -> [UInt32] {
         let count = box.width * box.height
         let stride = Int(cairo_image_surface_get_stride(part))
         let data = UnsafeRawBufferPointer(start: cairo_image_surface_get_data(part), count: stride * (box.y + box.height))
-        return Region(
-            straight: [UInt8](unsafeUninitializedCapacity: 4 * count) { straight, initialized in
-                copyStraightRGBA(of: part, box: box, into: UnsafeMutableRawBufferPointer(straight), at: (0, 0), width: box.width, inks: inks)
-                initialized = 4 * count
-            },
-            premultiplied: [UInt32](unsafeUninitializedCapacity: count) { premultiplied, initialized in
-                copyPixels(from: data, width: stride / 4, at: (box.x, box.y), into: UnsafeMutableRawBufferPointer(premultiplied), width: box.width, at: (0, 0), size: (box.width, box.height))
-                initialized = count
+        return [UInt32](unsafeUninitializedCapacity: count) { premultiplied, initialized in
+            copyPixels(from: data, width: stride / 4, at: (box.x, box.y), into: UnsafeMutableRawBufferPointer(premultiplied), width: box.width, at: (0, 0), size: (box.width, box.height))
+            initialized = count
+        }
+    }
+
+    /// A region's `premultiplied` pixels (`width` a row) as straight RGBA bytes in `inks`.
+    private static func straightPixels(of premultiplied: [UInt32], width: Int, inks: Inks) -> [UInt8] {
+        let box = (x: 0, y: 0, width: width, height: premultiplied.count / max(width, 1))
+        return [UInt8](unsafeUninitializedCapacity: 4 * premultiplied.count) { straight, initialized in
+            premultiplied.withUnsafeBytes { pixels in
+                guard let data = pixels.baseAddress else { return }
+                copyStraightRGBA(of: data, stride: 4 * width, box: box, into: UnsafeMutableRawBufferPointer(straight), at: (0, 0), width: width, inks: inks)
             }
-        )
+            initialized = 4 * premultiplied.count
+        }
     }
 
     /// Copies `premultiplied` pixels (a region's) into `box` of the part canvas drawn on `canvas`'s memory.
@@ -287,20 +312,44 @@ public final class RasterRenderer {
         }
     }
 
+    /// `background` as Cairo paints it, premultiplied, and straight as `inks`
+    /// un-premultiply it: found once per colour and inks, on a pixel of the canvas.
+    private func pixel(of background: RGBA, inks: Inks, canvas: (surface: OpaquePointer, data: UnsafeMutablePointer<UInt8>)) -> (premultiplied: UInt32, straight: UInt32) {
+        if let backgroundPixel, backgroundPixel.color == background, backgroundPixel.inks == inks {
+            return (backgroundPixel.premultiplied, backgroundPixel.straight)
+        }
+        var pixel: (premultiplied: UInt32, straight: UInt32) = (0, 0)
+        drawPart(box: (0, 0, 1, 1), canvas: canvas) { part, context in
+            paint(background: background, on: context)
+            cairo_surface_flush(part)
+            pixel.premultiplied = UnsafeRawPointer(canvas.data).load(as: UInt32.self)
+            withUnsafeMutableBytes(of: &pixel.straight) { Self.copyStraightRGBA(of: part, box: (0, 0, 1, 1), into: $0, at: (0, 0), width: 1, inks: inks) }
+        }
+        backgroundPixel = (background, inks, pixel.premultiplied, pixel.straight)
+        return pixel
+    }
+
+    /// Sets every pixel of the part canvas of `box`'s size, drawn on
+    /// `canvas`'s memory, to `background` as Cairo paints it (`paint(background:on:)`
+    /// does the same, a pixel at a time, on every canvas, through Cairo's
+    /// compositor), and marks it as drawn on.
+    private func clear(
+        _ part: OpaquePointer, box: (x: Int, y: Int, width: Int, height: Int), to background: RGBA, inks: Inks,
+        canvas: (surface: OpaquePointer, data: UnsafeMutablePointer<UInt8>)
+    ) {
+        let pixel = pixel(of: background, inks: inks, canvas: canvas).premultiplied
+        let stride = Int(cairo_image_surface_get_stride(canvas.surface))
+        for y in 0 ..< box.height {
+            UnsafeMutableRawPointer(canvas.data + y * stride).bindMemory(to: UInt32.self, capacity: box.width).update(repeating: pixel, count: box.width)
+        }
+        cairo_surface_mark_dirty(part)
+    }
+
     /// Sets every pixel of `box` in `image` to `background` as Cairo paints
-    /// it and `inks` un-premultiply it (found once per colour and inks, on a pixel of the canvas).
+    /// it and `inks` un-premultiply it.
     private func fill(_ box: (x: Int, y: Int, width: Int, height: Int), of image: inout RGBAImage, with background: RGBA, inks: Inks) {
         guard let canvas, let data = cairo_image_surface_get_data(canvas.surface) else { return }
-        if backgroundPixel?.color != background || backgroundPixel?.inks != inks {
-            var pixel: UInt32 = 0
-            drawPart(box: (0, 0, 1, 1), canvas: (canvas.surface, data)) { part, context in
-                paint(background: background, on: context)
-                cairo_surface_flush(part)
-                withUnsafeMutableBytes(of: &pixel) { Self.copyStraightRGBA(of: part, box: (0, 0, 1, 1), into: $0, at: (0, 0), width: 1, inks: inks) }
-            }
-            backgroundPixel = (background, inks, pixel)
-        }
-        let pixel = backgroundPixel?.pixel ?? 0
+        let pixel = pixel(of: background, inks: inks, canvas: (canvas.surface, data)).straight
         let width = image.width
         image.pixels.withUnsafeMutableBytes { output in
             guard let base = output.baseAddress else { return }
@@ -507,9 +556,16 @@ public final class RasterRenderer {
         of surface: OpaquePointer, box: (x: Int, y: Int, width: Int, height: Int),
         into output: UnsafeMutableRawBufferPointer, at origin: (x: Int, y: Int), width: Int, inks: Inks
     ) {
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        guard let data = cairo_image_surface_get_data(surface), let base = output.baseAddress,
-              output.count >= (origin.y + box.height) * width * 4 else { return }
+        guard let data = cairo_image_surface_get_data(surface) else { return }
+        copyStraightRGBA(of: data, stride: Int(cairo_image_surface_get_stride(surface)), box: box, into: output, at: origin, width: width, inks: inks)
+    }
+
+    /// `copyStraightRGBA(of:box:into:at:width:inks:)` for pixels in memory, rows `stride` bytes apart.
+    static func copyStraightRGBA(
+        of data: UnsafeRawPointer, stride: Int, box: (x: Int, y: Int, width: Int, height: Int),
+        into output: UnsafeMutableRawBufferPointer, at origin: (x: Int, y: Int), width: Int, inks: Inks
+    ) {
+        guard let base = output.baseAddress, output.count >= (origin.y + box.height) * width * 4 else { return }
         let words = base.bindMemory(to: UInt32.self, capacity: output.count / 4)
         // A clear pixel never takes this path, so the first translucent one is worked out.
         var last: (pixel: UInt32, straight: UInt32) = (0, 0)

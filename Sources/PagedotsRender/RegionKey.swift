@@ -44,29 +44,39 @@ struct RegionKey: Hashable {
         self.height = height
         self.scale = scale
         self.background = background
-        var words = Words(scale: scale, left: left, top: top, capacity: Self.wordCount(of: items) + 1 + inks.colors.count)
-        guard words.add(items) else { return nil }
-        words.add(Int64(inks.colors.count))
-        for ink in inks.colors { words.add(Int64(ink)) }
-        self.words = words.words
-        self.digest = words.digest
+        var digest: UInt64?
+        // Written straight into the array's memory: an append per word (its
+        // uniqueness and capacity checks, out of line) was most of a key's time.
+        words = [Int64](unsafeUninitializedCapacity: Self.wordCount(of: items) + 1 + inks.colors.count) { buffer, count in
+            var words = Words(buffer: buffer, scale: scale, left: left, top: top)
+            guard words.add(items) else { return }
+            words.add(Int64(inks.colors.count))
+            for ink in inks.colors { words.add(Int64(ink)) }
+            count = words.count
+            digest = words.digest
+        }
+        guard let digest else { return nil }
+        self.digest = digest
     }
 
-    /// The words of a key as they are put together, and their digest.
+    /// The words of a key as they are put together into `buffer`, and their digest.
     private struct Words {
-        var words: [Int64] = []
+        let buffer: UnsafeMutableBufferPointer<Int64>
+        var count = 0
         var digest: UInt64 = 0xcbf2_9ce4_8422_2325
         let scale: Int, left: Int, top: Int
 
-        init(scale: Int, left: Int, top: Int, capacity: Int) {
+        init(buffer: UnsafeMutableBufferPointer<Int64>, scale: Int, left: Int, top: Int) {
+            self.buffer = buffer
             self.scale = scale
             self.left = left
             self.top = top
-            words.reserveCapacity(capacity)
         }
 
         mutating func add(_ word: Int64) {
-            words.append(word)
+            precondition(count < buffer.count, "RegionKey.wordCount(of:) counts every word")
+            buffer.initializeElement(at: count, to: word)
+            count += 1
             // FNV-1a, a word at a time, then a multiply-xorshift to spread the bits.
             digest = (digest ^ UInt64(bitPattern: word)) &* 0x100_0000_01b3
             digest ^= digest >> 29

@@ -60,6 +60,27 @@ struct IncrementalRenderTests {
         }
     }
 
+    /// Every pixel outside a frame's changed box is the frame before's.
+    @Test(arguments: queries)
+    func aFramesChangedBoxHoldsEveryPixelThatChanged(query: String) throws {
+        let spec = try IndicatorQuery.parse(query: (query + "&format=gif")[...]).spec
+        let frames = AnimationFrames(spec: spec, renderer: RasterRenderer())
+        var before = frames.frame(at: 0).pixels
+        #expect(frames.changedBox(at: 0) == nil)
+        for index in 1 ..< frames.count {
+            let pixels = frames.frame(at: index).pixels
+            let box = try #require(frames.changedBox(at: index))
+            #expect(frames.changedBox(at: index - 1) == nil, "only the last frame asked for")
+            let changedOutside = (0 ..< frames.width * frames.height).first { pixel in
+                let (x, y) = (pixel % frames.width, pixel / frames.width)
+                let inside = box.x ..< box.x + box.width ~= x && box.y ..< box.y + box.height ~= y
+                return !inside && pixels[4 * pixel ..< 4 * pixel + 4] != before[4 * pixel ..< 4 * pixel + 4]
+            }
+            #expect(changedOutside == nil, "frame \(index): pixel \(changedOutside ?? 0) changed outside \(box)")
+            before = pixels
+        }
+    }
+
     /// An encoder may ask again on a later pass, or skip frames: each frame
     /// comes out as when every frame is asked for once, in order.
     @Test func framesAskedInAnyOrderAreTheFramesAskedInOrder() throws {
