@@ -39,30 +39,34 @@ public final class ImageMaker {
             bytes = encoder.encode(rgba: image.pixels, width: image.width, height: image.height)
         case .gif:
             let matte = (red: spec.matte.red, green: spec.matte.green, blue: spec.matte.blue)
-            bytes = animation(for: spec) { width, height, frameCount, frameAt in
+            bytes = animation(for: spec) { width, height, frameCount, frameAt, _ in
                 gifEncoder.encode(width: width, height: height, plays: spec.loop, matte: matte, frameCount: frameCount, frameAt: frameAt)
             }
         case .apng:
-            bytes = animation(for: spec) { width, height, frameCount, frameAt in
-                apngEncoder.encode(width: width, height: height, plays: spec.loop, frameCount: frameCount, frameAt: frameAt)
+            bytes = animation(for: spec) { width, height, frameCount, frameAt, changedBoxAt in
+                apngEncoder.encode(width: width, height: height, plays: spec.loop, frameCount: frameCount, frameAt: frameAt, changedBoxAt: changedBoxAt)
             }
         }
         return EncodedImage(bytes: bytes, contentType: spec.format.mediaType)
     }
 
     /// An animated spec's file as `encode` writes it, given the canvas in
-    /// pixels, the number of frames of the spec's timeline, and each frame's
+    /// pixels, the number of frames of the spec's timeline, each frame's
     /// pixels and delay, drawn when the encoder asks for it (again on a
     /// later pass, rather than holding every frame's pixels), over the frame
-    /// before (`AnimationFrames`; docs/gif.md, "Drawing the frames").
+    /// before (`AnimationFrames`; docs/gif.md, "Drawing the frames"), and the
+    /// box that drawing repainted, outside which the frame equals the one before.
     private func animation(
         for spec: IndicatorSpec,
-        encode: (_ width: Int, _ height: Int, _ frameCount: Int, _ frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int)) -> [UInt8]
+        encode: (
+            _ width: Int, _ height: Int, _ frameCount: Int, _ frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int),
+            _ changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)?
+        ) -> [UInt8]
     ) -> [UInt8] {
         // Regions drawn for this animation are repeated within it only.
         defer { renderer.forgetRegions() }
         let frames = AnimationFrames(spec: spec, renderer: renderer)
-        return encode(frames.width, frames.height, frames.count, frames.frame(at:))
+        return encode(frames.width, frames.height, frames.count, frames.frame(at:), frames.changedBox(at:))
     }
 }
 
