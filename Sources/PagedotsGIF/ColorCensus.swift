@@ -39,65 +39,16 @@ struct ColorCensus {
     private var frames: [Frame] = []
     /// Per frame counted, in order: its position in `frames`.
     private var frameGroups: [Int] = []
-    /// The colours of the frame being counted, and their pixel counts (and
-    /// last, an entry that counts the pixels of no colour).
-    private var frame = ColorTable()
-    private var frameCounts = [Int](repeating: 0, count: ColorTable.paletteCapacity + 1)
 
     /// How many frames were counted.
     var frameCount: Int { frameGroups.count }
 
-    /// Counts the colours of the next frame, which has the same pixels as
-    /// frame `original` when that is given (so it draws what that one
-    /// draws, and is not counted again).
-    mutating func add(_ patch: FramePatch, repeating original: Int? = nil) {
-        if let original, frameGroups.indices.contains(original) {
-            let group = frameGroups[original]
-            frames[group].count += 1
-            for (color, pixels) in counted[frames[group].counted] {
-                pixelsDrawn[color] += pixels
-            }
-            frameGroups.append(group)
-            return
-        }
+    /// Counts the colours of the next frame.
+    mutating func add(_ colors: PatchColors) {
         frameGroups.append(frames.count)
-        frame.removeAll()
-        var hasTransparentPixels = false, hasKeptPixels = false
-        patch.pixels.withUnsafeBufferPointer { pixels in
-            frameCounts.withUnsafeMutableBufferPointer { counts in
-                // A run of one pixel value needs one look, and is counted at
-                // its end (pixels not drawn in the last entry).
-                let uncounted = ColorTable.paletteCapacity
-                var value = PatchPixel.noPixel, position = uncounted, run = 0
-                for pixel in pixels {
-                    guard pixel != value else {
-                        run += 1
-                        continue
-                    }
-                    counts[position] += run
-                    value = pixel
-                    run = 1
-                    position = uncounted
-                    if pixel.mustDraw {
-                        let known = frame.count
-                        guard let found = frame.insert(pixel.rgb) else { continue }
-                        position = found
-                        if frame.count > known {
-                            counts[found] = 0
-                        }
-                    } else if pixel.isKept {
-                        hasKeptPixels = true
-                    } else {
-                        hasTransparentPixels = true
-                    }
-                }
-                counts[position] += run
-            }
-        }
-        let needsTransparent = hasTransparentPixels || hasKeptPixels
         let start = counted.count
-        var fitsGlobal = !frame.overflowed
-        for (position, rgb) in frame.colors.enumerated() {
+        var fitsGlobal = !colors.overflowed
+        for (rgb, pixels) in colors.colors {
             guard fitsGlobal, let found = all.insert(rgb) else {
                 fitsGlobal = false
                 break
@@ -105,14 +56,26 @@ struct ColorCensus {
             if found == pixelsDrawn.count {
                 pixelsDrawn.append(0)
             }
-            pixelsDrawn[found] += frameCounts[position]
-            counted.append((found, frameCounts[position]))
+            pixelsDrawn[found] += pixels
+            counted.append((found, pixels))
         }
-        let ownEntries = frame.overflowed ? ColorTable.paletteCapacity : frame.count + (needsTransparent ? 1 : 0)
+        let needsTransparent = colors.hasTransparentPixels || colors.hasKeptPixels
+        let ownEntries = colors.overflowed ? ColorTable.paletteCapacity : colors.colors.count + (needsTransparent ? 1 : 0)
         frames.append(Frame(
-            counted: start..<counted.count, fitsGlobal: fitsGlobal, hasTransparentPixels: hasTransparentPixels,
+            counted: start..<counted.count, fitsGlobal: fitsGlobal, hasTransparentPixels: colors.hasTransparentPixels,
             ownPaletteBytes: 3 * FrameWriter.tableSize(ownEntries)
         ))
+    }
+
+    /// Counts the next frame, which has the same pixels as frame `original`:
+    /// it draws what that one draws, and is not read again.
+    mutating func addRepeat(of original: Int) {
+        let group = frameGroups[original]
+        frames[group].count += 1
+        for (color, pixels) in counted[frames[group].counted] {
+            pixelsDrawn[color] += pixels
+        }
+        frameGroups.append(group)
     }
 
     /// The global palette and which frames use it.

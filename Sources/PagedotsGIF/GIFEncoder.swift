@@ -52,17 +52,26 @@ public final class GIFEncoder {
         // Without a second play, the last frame need not prepare the first.
         let loops = plays != 1
 
-        // First pass: plan every frame, count colours, keep the patches while they fit.
+        // First pass: plan every frame, count colours, keep the patches (and
+        // what they draw) while they fit.
         let storedPixelLimit = storedPixelLimit(width * height)
         var census = ColorCensus()
         var repeats = PatchRepeats(pixelLimit: rememberedPixelLimit)
-        var patches: [FramePatch] = []
+        var reader = PatchColorReader()
+        var patches: [(patch: FramePatch, colors: PatchColors?)] = []
         var storedPixels = 0
         frames.forEachPatch(of: frameAt, matte: matte, loops: loops) { patch in
-            census.add(patch, repeating: repeats.add(patch))
+            // A repeat draws what its original draws, and is written as it was.
+            let original = repeats.add(patch)
+            let colors = original == nil ? reader.read(patch) : nil
+            if let original {
+                census.addRepeat(of: original)
+            } else if let colors {
+                census.add(colors)
+            }
             storedPixels += patch.pixels.count
             if storedPixels <= storedPixelLimit {
-                patches.append(patch)
+                patches.append((patch, colors))
             } else if !patches.isEmpty {
                 patches.removeAll()
             }
@@ -84,9 +93,11 @@ public final class GIFEncoder {
         }
         let writer = FrameWriter(file: file, plan: plan, isStill: frameTotal == 1, repeats: repeats)
         if keptAll {
-            patches.forEach(writer.write)
+            for (patch, colors) in patches {
+                writer.write(patch, colors: colors)
+            }
         } else {
-            frames.forEachPatch(of: frameAt, matte: matte, loops: loops, writer.write)
+            frames.forEachPatch(of: frameAt, matte: matte, loops: loops) { writer.write($0) }
         }
         return file.finish()
     }
