@@ -44,16 +44,20 @@ final class FrameDiffer {
         display = target
     }
 
-    /// Takes the next input frame (`width × height` RGBA pixels). Returns the
-    /// previous frame once it is complete, nil when this frame was merged
+    /// Takes the next input frame (`width × height` RGBA pixels), whose bytes
+    /// outside `bounds` (inside the canvas) are the previous frame's. Returns
+    /// the previous frame once it is complete, nil when this frame was merged
     /// into it or is the first.
-    func add(_ input: [UInt8], delayMilliseconds delay: Int) -> FramePatch? {
+    func add(_ input: [UInt8], changedWithin bounds: PixelRect, delayMilliseconds delay: Int) -> FramePatch? {
         guard let pending else {
             start(with: input, delay: delay)
             previousInput = input
             return nil
         }
-        guard let box = Self.changedRect(from: previousInput, to: input, width: width) else {
+        let box = Self.changedRect(from: previousInput, to: input, width: width, within: bounds)
+        assert(box == Self.changedRect(from: previousInput, to: input, width: width, within: PixelRect(x: 0, y: 0, width: width, height: height)),
+               "the frame changed outside \(bounds)")
+        guard let box else {
             self.pending = (pending.changed, Self.addDelays(pending.delayMilliseconds, delay))
             return nil
         }
@@ -256,24 +260,25 @@ final class FrameDiffer {
     }
 
     /// The smallest rectangle holding every pixel whose bytes differ between
-    /// two frames; nil when they are the same.
-    static func changedRect(from old: [UInt8], to new: [UInt8], width: Int) -> PixelRect? {
+    /// two frames, all of which lie inside `bounds`; nil when there are none.
+    static func changedRect(from old: [UInt8], to new: [UInt8], width: Int, within bounds: PixelRect) -> PixelRect? {
         old.withUnsafeBytes { old in
             new.withUnsafeBytes { new in
-                guard let oldBase = old.baseAddress, let newBase = new.baseAddress, old.count == new.count else { return nil }
+                guard let oldBase = old.baseAddress, let newBase = new.baseAddress, old.count == new.count, bounds.area > 0 else { return nil }
                 let rowBytes = width * 4
-                let height = new.count / rowBytes
+                // Each row from the bounds' left edge.
                 func rowDiffers(_ y: Int) -> Bool {
-                    memcmp(oldBase + y * rowBytes, newBase + y * rowBytes, rowBytes) != 0
+                    let start = y * rowBytes + bounds.x * 4
+                    return memcmp(oldBase + start, newBase + start, bounds.width * 4) != 0
                 }
-                var top = 0
-                while top < height && !rowDiffers(top) { top += 1 }
-                guard top < height else { return nil }
-                var bottom = height - 1
+                var top = bounds.y
+                while top < bounds.maxY && !rowDiffers(top) { top += 1 }
+                guard top < bounds.maxY else { return nil }
+                var bottom = bounds.maxY - 1
                 while !rowDiffers(bottom) { bottom -= 1 }
                 // Narrow the columns from both sides: each row only has to be
                 // searched where the box does not already reach.
-                var left = width, right = -1
+                var left = bounds.maxX, right = bounds.x - 1
                 for y in top...bottom {
                     let oldRow = oldBase + y * rowBytes, newRow = newBase + y * rowBytes
                     func same(_ x: Int) -> Bool {
@@ -283,11 +288,11 @@ final class FrameDiffer {
                         oldRow.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt32>.self) == newRow.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt32>.self)
                     }
                     // Four pixels at a time, then one.
-                    var x = 0
+                    var x = bounds.x
                     while x + 4 <= left && sameFour(x) { x += 4 }
                     while x < left && same(x) { x += 1 }
                     left = x
-                    var last = width - 1
+                    var last = bounds.maxX - 1
                     while last - 4 >= right && sameFour(last - 3) { last -= 4 }
                     while last > right && same(last) { last -= 1 }
                     right = last

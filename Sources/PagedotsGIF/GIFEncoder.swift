@@ -35,6 +35,13 @@ public final class GIFEncoder {
     /// of memory (or 1 MiB), otherwise twice (two passes, each in order), so
     /// that it never holds more than a couple of frames' pixels at once.
     ///
+    /// `changedBoxAt(i)`, asked right after `frameAt(i)` for every frame but
+    /// the first, may give a box (in pixels) outside which frame i's bytes
+    /// equal frame i − 1's, or nil when that is not known: the encoder then
+    /// looks for the frame's changes only inside it (a box that misses a
+    /// change gives a wrong file). Boxes that reach past the canvas are cut
+    /// to it; an empty one says the frames are the same.
+    ///
     /// `plays`: how many times the cycle plays in all, 0 (or less) meaning
     /// forever. `matte`: the opaque colour that partly transparent pixels are
     /// blended onto (fully transparent pixels stay transparent). No frames
@@ -44,7 +51,8 @@ public final class GIFEncoder {
     ///   limit), and every frame has exactly `width × height × 4` bytes.
     public func encode(
         width: Int, height: Int, plays: Int, matte: (red: UInt8, green: UInt8, blue: UInt8),
-        frameCount: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int)
+        frameCount: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int),
+        changedBoxAt: ((Int) -> (x: Int, y: Int, width: Int, height: Int)?)? = nil
     ) -> [UInt8] {
         precondition((1...65535).contains(width) && (1...65535).contains(height), "a GIF is 1…65535 pixels a side, not \(width)×\(height)")
         let frames = FrameSource(width: width, height: height, count: frameCount)
@@ -60,7 +68,7 @@ public final class GIFEncoder {
         var reader = PatchColorReader()
         var patches: [(patch: FramePatch, colors: PatchColors?)] = []
         var storedPixels = 0
-        frames.forEachPatch(of: frameAt, matte: matte, loops: loops) { patch in
+        frames.forEachPatch(of: frameAt, changedBoxAt: changedBoxAt, matte: matte, loops: loops) { patch in
             // A repeat draws what its original draws, and is written as it was.
             let original = repeats.add(patch)
             let colors = original == nil ? reader.read(patch) : nil
@@ -97,7 +105,7 @@ public final class GIFEncoder {
                 writer.write(patch, colors: colors)
             }
         } else {
-            frames.forEachPatch(of: frameAt, matte: matte, loops: loops) { writer.write($0) }
+            frames.forEachPatch(of: frameAt, changedBoxAt: changedBoxAt, matte: matte, loops: loops) { writer.write($0) }
         }
         return file.finish()
     }
@@ -120,21 +128,25 @@ private struct FrameSource {
     let height: Int
     let count: Int
 
-    /// Hands every frame that `frameAt` gives, as planned, to `body`, in order.
+    /// Hands every frame that `frameAt` gives, as planned, to `body`, in order
+    /// (each searched for changes inside the box `changedBoxAt` gives, if any).
     func forEachPatch(
-        of frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int), matte: Matte, loops: Bool, _ body: (FramePatch) -> Void
+        of frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int), changedBoxAt: ((Int) -> (x: Int, y: Int, width: Int, height: Int)?)?,
+        matte: Matte, loops: Bool, _ body: (FramePatch) -> Void
     ) {
         let differ = FrameDiffer(width: width, height: height, matte: matte, loops: loops)
         let byteCount = width * height * 4
+        let canvas = PixelRect(x: 0, y: 0, width: width, height: height)
         if count <= 0 {
             // No frames: one transparent frame.
-            _ = differ.add([UInt8](repeating: 0, count: byteCount), delayMilliseconds: 0)
+            _ = differ.add([UInt8](repeating: 0, count: byteCount), changedWithin: canvas, delayMilliseconds: 0)
         }
         for index in 0..<max(count, 0) {
             let frame = frameAt(index)
             precondition(frame.pixels.count == byteCount, "frame \(index) has \(frame.pixels.count) bytes, not \(width)×\(height)×4")
+            let box = index > 0 ? changedBoxAt?(index).map { PixelRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height).clipped(to: canvas) } : nil
             let delay = min(max(frame.delayMilliseconds, 0), FrameDiffer.maxDelayMilliseconds)
-            if let patch = differ.add(frame.pixels, delayMilliseconds: delay) {
+            if let patch = differ.add(frame.pixels, changedWithin: box ?? canvas, delayMilliseconds: delay) {
                 body(patch)
             }
         }
