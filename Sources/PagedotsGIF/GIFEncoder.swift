@@ -37,10 +37,12 @@ public final class GIFEncoder {
     ///
     /// `changedBoxAt(i)`, asked right after `frameAt(i)` for every frame but
     /// the first, may give a box (in pixels) outside which frame i's bytes
-    /// equal frame i − 1's, or nil when that is not known: the encoder then
-    /// looks for the frame's changes only inside it (a box that misses a
-    /// change gives a wrong file). Boxes that reach past the canvas are cut
-    /// to it; an empty one says the frames are the same.
+    /// equal frame i − 1's, or nil when that is not known (the default, for
+    /// every frame): the encoder then looks for the frame's changes only
+    /// inside it (a box that misses a change gives a wrong file). Boxes that
+    /// reach past the canvas are cut to it; an empty one says the frames are
+    /// the same. (Not optional, so that it need not escape: a caller can pass
+    /// `AnimationFrames.changedBox(at:)` from a closure it was handed.)
     ///
     /// `plays`: how many times the cycle plays in all, 0 (or less) meaning
     /// forever. `matte`: the opaque colour that partly transparent pixels are
@@ -52,7 +54,7 @@ public final class GIFEncoder {
     public func encode(
         width: Int, height: Int, plays: Int, matte: (red: UInt8, green: UInt8, blue: UInt8),
         frameCount: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int),
-        changedBoxAt: ((Int) -> (x: Int, y: Int, width: Int, height: Int)?)? = nil
+        changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)? = { _ in nil }
     ) -> [UInt8] {
         precondition((1...65535).contains(width) && (1...65535).contains(height), "a GIF is 1…65535 pixels a side, not \(width)×\(height)")
         let frames = FrameSource(width: width, height: height, count: frameCount)
@@ -131,7 +133,7 @@ private struct FrameSource {
     /// Hands every frame that `frameAt` gives, as planned, to `body`, in order
     /// (each searched for changes inside the box `changedBoxAt` gives, if any).
     func forEachPatch(
-        of frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int), changedBoxAt: ((Int) -> (x: Int, y: Int, width: Int, height: Int)?)?,
+        of frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int), changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)?,
         matte: Matte, loops: Bool, _ body: (FramePatch) -> Void
     ) {
         let differ = FrameDiffer(width: width, height: height, matte: matte, loops: loops)
@@ -144,7 +146,7 @@ private struct FrameSource {
         for index in 0..<max(count, 0) {
             let frame = frameAt(index)
             precondition(frame.pixels.count == byteCount, "frame \(index) has \(frame.pixels.count) bytes, not \(width)×\(height)×4")
-            let box = index > 0 ? changedBoxAt?(index).map { PixelRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height).clipped(to: canvas) } : nil
+            let box = index > 0 ? changedBoxAt(index).map { PixelRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height).clipped(to: canvas) } : nil
             let delay = min(max(frame.delayMilliseconds, 0), FrameDiffer.maxDelayMilliseconds)
             if let patch = differ.add(frame.pixels, changedWithin: box ?? canvas, delayMilliseconds: delay) {
                 body(patch)
