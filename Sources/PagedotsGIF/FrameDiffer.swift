@@ -13,7 +13,7 @@ import Glibc
 /// three canvases (the target image, what the decoder shows, the first
 /// frame) and the previous input, and its work per frame is proportional to
 /// the rows that changed and the rectangles it writes.
-final class FrameDiffer {
+struct FrameDiffer {
     let width: Int
     let height: Int
     private let matte: Matte
@@ -48,7 +48,7 @@ final class FrameDiffer {
     /// outside `bounds` (inside the canvas) are the previous frame's. Returns
     /// the previous frame once it is complete, nil when this frame was merged
     /// into it or is the first.
-    func add(_ input: [UInt8], changedWithin bounds: PixelRect, delayMilliseconds delay: Int) -> FramePatch? {
+    mutating func add(_ input: [UInt8], changedWithin bounds: PixelRect, delayMilliseconds delay: Int) -> FramePatch? {
         guard let pending else {
             start(with: input, delay: delay)
             previousInput = input
@@ -95,7 +95,7 @@ final class FrameDiffer {
     }
 
     /// The last frame, or nil when no frame came.
-    func finish() -> FramePatch? {
+    mutating func finish() -> FramePatch? {
         guard pending != nil else { return nil }
         var cleared = BoundingBox()
         if loops {
@@ -112,7 +112,7 @@ final class FrameDiffer {
         return complete(clearing: cleared.rect)
     }
 
-    private func start(with input: [UInt8], delay: Int) {
+    private mutating func start(with input: [UInt8], delay: Int) {
         input.withUnsafeBytes { bytes in
             target.withUnsafeMutableBufferPointer { target in
                 for index in target.indices {
@@ -134,7 +134,7 @@ final class FrameDiffer {
     /// The target is always the previous input composited, so a pixel whose
     /// input bytes did not change is the target's; and neighbouring pixels
     /// often have the same bytes, so each composite is remembered for the next.
-    private func compositeIntoScratch(_ input: [UInt8], over box: PixelRect) -> (changed: PixelRect?, cleared: PixelRect?) {
+    private mutating func compositeIntoScratch(_ input: [UInt8], over box: PixelRect) -> (changed: PixelRect?, cleared: PixelRect?) {
         if scratch.count < box.area {
             scratch = [CanvasPixel](repeating: .clear, count: box.area)
         }
@@ -186,7 +186,7 @@ final class FrameDiffer {
         return (changed.rect, cleared.rect)
     }
 
-    private func copyInput(_ input: [UInt8], over box: PixelRect) {
+    private mutating func copyInput(_ input: [UInt8], over box: PixelRect) {
         previousInput.withUnsafeMutableBytes { previous in
             input.withUnsafeBytes { input in
                 guard let previous = previous.baseAddress, let input = input.baseAddress else { return }
@@ -198,7 +198,7 @@ final class FrameDiffer {
         }
     }
 
-    private func copyScratch(into box: PixelRect) {
+    private mutating func copyScratch(into box: PixelRect) {
         target.withUnsafeMutableBufferPointer { target in
             scratch.withUnsafeBufferPointer { scratch in
                 guard let target = target.baseAddress, let scratch = scratch.baseAddress else { return }
@@ -229,7 +229,7 @@ final class FrameDiffer {
     /// Hands out the pending frame: its changed rectangle grown to hold
     /// `cleared` (pixels that must be transparent in the next frame), which
     /// it then clears. Updates the display to what the decoder shows after it.
-    private func complete(clearing cleared: PixelRect?) -> FramePatch {
+    private mutating func complete(clearing cleared: PixelRect?) -> FramePatch {
         let (changed, delay) = pending ?? (nil, 0)
         // A frame that changes nothing still needs a pixel in a GIF.
         let rect = changed.union(cleared) ?? PixelRect(x: 0, y: 0, width: 1, height: 1)

@@ -136,7 +136,7 @@ private struct FrameSource {
         of frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int), changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)?,
         matte: Matte, loops: Bool, _ body: (FramePatch) -> Void
     ) {
-        let differ = FrameDiffer(width: width, height: height, matte: matte, loops: loops)
+        var differ = FrameDiffer(width: width, height: height, matte: matte, loops: loops)
         let byteCount = width * height * 4
         let canvas = PixelRect(x: 0, y: 0, width: width, height: height)
         if count <= 0 {
