@@ -8,7 +8,8 @@
 /// 256 colours). giflib compresses and frames the file. docs/gif.md has the
 /// details.
 public final class GIFEncoder {
-    /// How many patch pixels (4 bytes each) the first pass may keep, for
+    /// How many patch pixels (4 bytes each, and a byte of colour code for a
+    /// frame that repeats none before it) the first pass may keep, for
     /// frames of a given pixel count, so that the frames need not be asked
     /// for twice: two frames' worth, or 2^17 (512 KiB) when that is more. Past
     /// it, a second pass makes them again (2^17 holds the patches of the
