@@ -29,6 +29,7 @@ struct ColorTable {
         slotMask = (1 << bits) - 1
         hashShift = UInt32(32 - bits)
         slots = [UInt64](repeating: Self.emptySlot, count: 1 << bits)
+        colors.reserveCapacity(capacity)
     }
 
     /// The slot holding `rgb`, or the empty slot where it would go.

@@ -18,7 +18,7 @@ final class FrameWriter {
     /// The colours of a frame with its own palette.
     private var frameColors = ColorTable()
     /// Reads the colours of frames that come without them (a second pass).
-    private var reader = PatchColorReader()
+    private lazy var reader = PatchColorReader()
     /// The frame's indices in each variant (`Variant`), reused from frame to frame.
     private var simple: [UInt8] = []
     private var runs: [UInt8] = []
@@ -264,7 +264,9 @@ final class FrameWriter {
                 }
             }
         }
-        var candidates = [simpleCandidate]
+        var candidates: [Candidate] = []
+        candidates.reserveCapacity(3)
+        candidates.append(simpleCandidate)
         // Both other variants use the transparent index.
         let largestIndex = max(indexing.largestDrawnIndex, transparentIndex)
         if hasMixedRuns {
@@ -336,7 +338,8 @@ final class FrameWriter {
             pieces.append(piece)
             remaining -= piece
         }
-        return pieces + [remaining]
+        pieces.append(remaining)
+        return pieces
     }
 
     /// The LZW code size for indices up to `maxIndex`: its bit width, at least 2.
