@@ -147,11 +147,11 @@ struct ColorCensus {
     /// each colour's part of it in turn.
     private struct Drawers {
         /// Per colour, where its frames end in `numbers` (they start where the previous colour's end).
-        private var ends: [Int]
-        private var numbers: [Int]
+        private let ends: [Int]
+        private let numbers: [Int]
 
         init(of census: ColorCensus) {
-            ends = [Int](repeating: 0, count: census.all.count)
+            var ends = [Int](repeating: 0, count: census.all.count)
             for frame in census.frames {
                 for entry in frame.colors {
                     ends[census.counted[entry].color] += 1
@@ -163,7 +163,7 @@ struct ColorCensus {
                 ends[color] = total - ends[color]
             }
             // `ends` now holds the starts, and moves to the ends as the frames are placed.
-            numbers = [Int](repeating: 0, count: total)
+            var numbers = [Int](repeating: 0, count: total)
             for (number, frame) in census.frames.enumerated() {
                 for entry in frame.colors {
                     let color = census.counted[entry].color
@@ -171,6 +171,8 @@ struct ColorCensus {
                     ends[color] += 1
                 }
             }
+            self.ends = ends
+            self.numbers = numbers
         }
 
         /// Where the frames drawing `color` lie in `numbers`.
@@ -178,6 +180,7 @@ struct ColorCensus {
             (color == 0 ? 0 : ends[color - 1])..<ends[color]
         }
 
+        /// The frames that draw `color`.
         func frames(drawing color: Int) -> ArraySlice<Int> {
             numbers[range(of: color)]
         }
