@@ -9,102 +9,73 @@ struct ColorCensus {
 
     /// What one frame draws, and how many frames draw the same pixels.
     private struct Frame {
-        /// Its colours as positions in `all`; nil when it cannot use the
-        /// global palette (more colours than a palette, or past `colorLimit`).
-        var colors: [Int]?
+        /// Its colours (positions in `all`) with the pixels it draws in
+        /// each: a range of `counted`.
+        var counted: Range<Int>
+        /// Whether it can use the global palette: not with more colours than
+        /// a palette, or colours past `colorLimit` (`counted` then holds
+        /// those before the first that did not fit).
+        var fitsGlobal: Bool
         var hasTransparentPixels: Bool
         /// The bytes its own palette would take.
         var ownPaletteBytes: Int
-        /// The pixels it added to `pixelsDrawn`, per colour of `all`.
-        var counted: [(color: Int, pixels: Int)]
         /// The frames with these pixels: it and its repeats.
         var count = 1
+
+        /// Its colours' range of `counted`, empty when it cannot use the global palette.
+        var colors: Range<Int> { fitsGlobal ? counted : counted.lowerBound..<counted.lowerBound }
     }
 
     /// Every colour frames draw, in the order first drawn.
     private var all = ColorTable(capacity: colorLimit)
     /// Per colour of `all`: how many pixels draw it.
     private var pixelsDrawn: [Int] = []
+    /// The frames' colours (positions in `all`) and the pixels they draw in
+    /// each, one frame after the other (no per-frame lists to allocate).
+    private var counted: [(color: Int, pixels: Int)] = []
     /// The frames, a repeat counted in its original's `count`: frames with
     /// the same pixels draw the same colours, so they keep or lose the
     /// global palette together.
     private var frames: [Frame] = []
     /// Per frame counted, in order: its position in `frames`.
     private var frameGroups: [Int] = []
-    /// The colours of the frame being counted, and their pixel counts (and
-    /// last, an entry that counts the pixels of no colour).
-    private var frame = ColorTable()
-    private var frameCounts = [Int](repeating: 0, count: ColorTable.paletteCapacity + 1)
 
     /// How many frames were counted.
     var frameCount: Int { frameGroups.count }
 
-    /// Counts the colours of the next frame, which has the same pixels as
-    /// frame `original` when that is given (so it draws what that one
-    /// draws, and is not counted again).
-    mutating func add(_ patch: FramePatch, repeating original: Int? = nil) {
-        if let original, frameGroups.indices.contains(original) {
-            let group = frameGroups[original]
-            frames[group].count += 1
-            for (color, pixels) in frames[group].counted {
-                pixelsDrawn[color] += pixels
-            }
-            frameGroups.append(group)
-            return
-        }
+    /// Counts the colours of the next frame.
+    mutating func add(_ colors: PatchColors) {
         frameGroups.append(frames.count)
-        frame.removeAll()
-        var hasTransparentPixels = false, hasKeptPixels = false
-        patch.pixels.withUnsafeBufferPointer { pixels in
-            frameCounts.withUnsafeMutableBufferPointer { counts in
-                // A run of one pixel value needs one look, and is counted at
-                // its end (pixels not drawn in the last entry).
-                let uncounted = ColorTable.paletteCapacity
-                var value = PatchPixel.noPixel, position = uncounted, run = 0
-                for pixel in pixels {
-                    guard pixel != value else {
-                        run += 1
-                        continue
-                    }
-                    counts[position] += run
-                    value = pixel
-                    run = 1
-                    position = uncounted
-                    if pixel.mustDraw {
-                        let known = frame.count
-                        guard let found = frame.insert(pixel.rgb) else { continue }
-                        position = found
-                        if frame.count > known {
-                            counts[found] = 0
-                        }
-                    } else if pixel.isKept {
-                        hasKeptPixels = true
-                    } else {
-                        hasTransparentPixels = true
-                    }
-                }
-                counts[position] += run
+        let start = counted.count
+        var fitsGlobal = !colors.overflowed
+        for (rgb, pixels) in colors.colors {
+            guard fitsGlobal, let found = all.insert(rgb) else {
+                fitsGlobal = false
+                break
             }
-        }
-        let needsTransparent = hasTransparentPixels || hasKeptPixels
-        var colors: [Int]? = frame.overflowed ? nil : []
-        var counted: [(color: Int, pixels: Int)] = []
-        for (position, rgb) in frame.colors.enumerated() where colors != nil {
-            if let found = all.insert(rgb) {
-                if found == pixelsDrawn.count {
-                    pixelsDrawn.append(0)
-                }
-                pixelsDrawn[found] += frameCounts[position]
-                counted.append((found, frameCounts[position]))
-                colors?.append(found)
-            } else {
-                colors = nil
+            if found == pixelsDrawn.count {
+                pixelsDrawn.append(0)
             }
+            pixelsDrawn[found] += pixels
+            counted.append((found, pixels))
         }
-        let ownEntries = frame.overflowed ? ColorTable.paletteCapacity : frame.count + (needsTransparent ? 1 : 0)
+        let needsTransparent = colors.hasTransparentPixels || colors.hasKeptPixels
+        let ownEntries = colors.overflowed ? ColorTable.paletteCapacity : colors.colors.count + (needsTransparent ? 1 : 0)
         frames.append(Frame(
-            colors: colors, hasTransparentPixels: hasTransparentPixels, ownPaletteBytes: 3 * FrameWriter.tableSize(ownEntries), counted: counted
+            counted: start..<counted.count, fitsGlobal: fitsGlobal, hasTransparentPixels: colors.hasTransparentPixels,
+            ownPaletteBytes: 3 * FrameWriter.tableSize(ownEntries)
         ))
+    }
+
+    /// Counts the next frame, which has the same pixels as frame `original`:
+    /// it draws what that one draws, and is not read again.
+    mutating func addRepeat(of original: Int) {
+        let group = frameGroups[original]
+        frames[group].count += 1
+        for (color, pixels) in counted[frames[group].counted] {
+            pixelsDrawn[color] += pixels
+        }
+        frameGroups.append(group)
     }
 
     /// The global palette and which frames use it.
@@ -121,27 +92,11 @@ struct ColorCensus {
     /// do not draw). The order of the colours keeps as many frames as it can
     /// on low indices, where their LZW codes start narrower.
     func plan() -> PalettePlan {
-        // Per colour: the frames that draw it (each list allocated once).
-        var drawerCounts = [Int](repeating: 0, count: all.count)
-        for frame in frames {
-            for color in frame.colors ?? [] {
-                drawerCounts[color] += 1
-            }
-        }
-        var drawers = drawerCounts.map { count in
-            var numbers: [Int] = []
-            numbers.reserveCapacity(count)
-            return numbers
-        }
-        for (number, frame) in frames.enumerated() {
-            for color in frame.colors ?? [] {
-                drawers[color].append(number)
-            }
-        }
+        let drawers = Drawers(of: self)
         var kept = [Bool](repeating: true, count: all.count)
         var keptCount = all.count
         func needsOwnTransparentEntry(_ onGlobal: [Bool]) -> Bool {
-            frames.indices.contains { onGlobal[$0] && frames[$0].hasTransparentPixels && frames[$0].colors?.count == keptCount }
+            frames.indices.contains { onGlobal[$0] && frames[$0].hasTransparentPixels && frames[$0].colors.count == keptCount }
         }
         let ownCosts = frames.map { $0.ownPaletteBytes * $0.count }
         // Drop colours, the one whose frames would lose least by having their
@@ -149,7 +104,7 @@ struct ColorCensus {
         func fits(_ onGlobal: [Bool]) -> Bool {
             keptCount + (needsOwnTransparentEntry(onGlobal) ? 1 : 0) <= ColorTable.paletteCapacity
         }
-        let canUseGlobal = frames.map { $0.colors != nil }
+        let canUseGlobal = frames.map(\.fitsGlobal)
         let onGlobal = fits(canUseGlobal) ? canUseGlobal : peel(drawers: drawers, framesIn: canUseGlobal, weights: ownCosts) { color, onGlobal in
             guard !fits(onGlobal) else { return false }
             kept[color] = false
@@ -157,7 +112,7 @@ struct ColorCensus {
             return true
         }
         // Only colours that a frame on the global palette draws.
-        for color in 0..<all.count where kept[color] && !drawers[color].contains(where: { onGlobal[$0] }) {
+        for color in 0..<all.count where kept[color] && !drawers.frames(drawing: color).contains(where: { onGlobal[$0] }) {
             kept[color] = false
             keptCount -= 1
         }
@@ -169,9 +124,12 @@ struct ColorCensus {
         }
         // Index order, from the top: the colour that the fewest frames still
         // below it draw takes the highest free index; those frames now need
-        // wide codes anyway, so their other colours stop counting.
+        // wide codes anyway, so their other colours stop counting. (A colour
+        // dropped above has no drawer on the global palette, so it weighs
+        // nothing and takes no frame out.)
         var order: [Int] = []
-        _ = peel(drawers: drawers.enumerated().map { kept[$0.offset] ? $0.element : [] }, framesIn: onGlobal, weights: frames.map(\.count)) { color, _ in
+        order.reserveCapacity(keptCount)
+        _ = peel(drawers: drawers, framesIn: onGlobal, weights: frames.map(\.count)) { color, _ in
             if kept[color] {
                 order.append(color)
             }
@@ -184,40 +142,97 @@ struct ColorCensus {
         return PalettePlan(global: GlobalPalette(colors: table, entryCount: entryCount), framesOnGlobal: frameGroups.map { onGlobal[$0] })
     }
 
+    /// Per colour of `all`, the frames that draw it among those that can use
+    /// the global palette (positions in `frames`, in order): one flat list,
+    /// each colour's part of it in turn.
+    private struct Drawers {
+        /// Per colour, where its frames end in `numbers` (they start where the previous colour's end).
+        private let ends: [Int]
+        private let numbers: [Int]
+
+        init(of census: ColorCensus) {
+            var ends = [Int](repeating: 0, count: census.all.count)
+            for frame in census.frames {
+                for entry in frame.colors {
+                    ends[census.counted[entry].color] += 1
+                }
+            }
+            var total = 0
+            for color in ends.indices {
+                total += ends[color]
+                ends[color] = total - ends[color]
+            }
+            // `ends` now holds the starts, and moves to the ends as the frames are placed.
+            var numbers = [Int](repeating: 0, count: total)
+            for (number, frame) in census.frames.enumerated() {
+                for entry in frame.colors {
+                    let color = census.counted[entry].color
+                    numbers[ends[color]] = number
+                    ends[color] += 1
+                }
+            }
+            self.ends = ends
+            self.numbers = numbers
+        }
+
+        /// Where the frames drawing `color` lie in `numbers`.
+        func range(of color: Int) -> Range<Int> {
+            (color == 0 ? 0 : ends[color - 1])..<ends[color]
+        }
+
+        /// The frames that draw `color`.
+        func frames(drawing color: Int) -> ArraySlice<Int> {
+            numbers[range(of: color)]
+        }
+
+        /// Runs `body` on the flat list of frame numbers.
+        func withNumbers<Result>(_ body: (UnsafeBufferPointer<Int>) -> Result) -> Result {
+            numbers.withUnsafeBufferPointer(body)
+        }
+    }
+
     /// Takes the colours out one at a time, the lightest first: a colour
     /// weighs the summed `weights` of the frames still in that draw it (ties:
     /// fewer pixels, then the larger value). `take` is asked first, with
     /// the frames still in; when it returns false, peeling stops. A frame
     /// that draws a taken colour is out: its colours weigh less. Returns the
     /// frames still in.
-    private func peel(drawers: [[Int]], framesIn: [Bool], weights frameWeights: [Int], take: (Int, [Bool]) -> Bool) -> [Bool] {
+    private func peel(drawers: Drawers, framesIn: [Bool], weights frameWeights: [Int], take: (Int, [Bool]) -> Bool) -> [Bool] {
         var framesIn = framesIn
-        var weights = [Int](repeating: 0, count: drawers.count)
-        for (color, numbers) in drawers.enumerated() {
-            for number in numbers where framesIn[number] {
-                weights[color] += frameWeights[number]
+        var weights = [Int](repeating: 0, count: all.count)
+        counted.withUnsafeBufferPointer { counted in
+            weights.withUnsafeMutableBufferPointer { weights in
+                for (number, frame) in frames.enumerated() where framesIn[number] {
+                    for entry in frame.colors {
+                        weights[counted[entry].color] += frameWeights[number]
+                    }
+                }
             }
         }
         // One number orders the colours: weight, pixels, and the value
         // reversed (20, 20 and 24 bits; larger weights and counts saturate).
         let field = 1 << 20 - 1
-        // A binary heap of the colours not taken, lightest on top; a colour
-        // whose key falls moves up from where it is.
-        var heap = ColorHeap(keys: drawers.indices.map { color in
+        ColorHeap.with(count: all.count, key: { color in
             UInt64(min(weights[color], field)) << 44 | UInt64(min(pixelsDrawn[color], field)) << 24 | UInt64(0xFF_FFFF - all.colors[color])
-        })
-        weights.withUnsafeMutableBufferPointer { weights in
-            while let color = heap.first, heap.key(of: color) != nil {
-                guard take(color, framesIn) else { break }
-                heap.removeFirst()
-                for number in drawers[color] where framesIn[number] {
-                    framesIn[number] = false
-                    let weight = frameWeights[number]
-                    for other in frames[number].colors ?? [] {
-                        guard let key = heap.key(of: other) else { continue }
-                        weights[other] -= weight
-                        // Only the weight's field changes.
-                        heap.lower(other, to: key & (1 << 44 - 1) | UInt64(min(weights[other], field)) << 44)
+        }) { heap in
+            counted.withUnsafeBufferPointer { counted in
+                drawers.withNumbers { numbers in
+                    weights.withUnsafeMutableBufferPointer { weights in
+                        while let color = heap.first {
+                            guard take(color, framesIn) else { break }
+                            heap.removeFirst()
+                            for number in numbers[drawers.range(of: color)] where framesIn[number] {
+                                framesIn[number] = false
+                                let weight = frameWeights[number]
+                                for entry in frames[number].colors {
+                                    let other = counted[entry].color
+                                    guard let key = heap.key(of: other) else { continue }
+                                    weights[other] -= weight
+                                    // Only the weight's field changes.
+                                    heap.lower(other, to: key & (1 << 44 - 1) | UInt64(min(weights[other], field)) << 44)
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -228,30 +243,53 @@ struct ColorCensus {
 
 /// The colours not yet taken by `ColorCensus.peel`, as a binary heap ordered
 /// by their keys (least on top), each colour's place in it known, so that a
-/// key that falls moves up in a logarithm's time.
+/// key that falls moves up in a logarithm's time. Its buffers live for one
+/// call of `with(count:key:_:)`: no reference counting or uniqueness checks
+/// while colours move (several times per colour a frame draws).
 private struct ColorHeap {
     /// Per colour: its key, or `taken`.
-    private var keys: [UInt64]
-    /// The colours in heap order.
-    private var colors: [Int]
+    private let keys: UnsafeMutableBufferPointer<UInt64>
+    /// The colours in heap order (the first `count`).
+    private let colors: UnsafeMutableBufferPointer<Int>
     /// Per colour: its position in `colors`.
-    private var places: [Int]
+    private let places: UnsafeMutableBufferPointer<Int>
+    private var count: Int
     /// The key of a colour taken out.
     private static let taken = UInt64.max
 
-    /// Every colour of `keys` (a colour is its position there; a key of
-    /// `UInt64.max` reads as taken out).
-    init(keys: [UInt64]) {
-        self.keys = keys
-        colors = Array(keys.indices)
-        places = colors
-        for start in stride(from: colors.count / 2 - 1, through: 0, by: -1) {
-            siftDown(from: start)
+    /// Runs `body` on a heap of the colours `0 ..< count`, colour c with key `key(c)`.
+    static func with<Result>(count: Int, key: (Int) -> UInt64, _ body: (inout ColorHeap) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: count) { keys in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count) { positions in
+                guard let start = positions.baseAddress else {
+                    var empty = ColorHeap(keys: keys, colors: positions, places: positions, count: 0)
+                    return body(&empty)
+                }
+                let colors = UnsafeMutableBufferPointer(start: start, count: count)
+                let places = UnsafeMutableBufferPointer(start: start + count, count: count)
+                for color in 0..<count {
+                    keys.initializeElement(at: color, to: key(color))
+                    colors.initializeElement(at: color, to: color)
+                    places.initializeElement(at: color, to: color)
+                }
+                var heap = ColorHeap(keys: keys, colors: colors, places: places, count: count)
+                for start in stride(from: count / 2 - 1, through: 0, by: -1) {
+                    heap.siftDown(from: start)
+                }
+                return body(&heap)
+            }
         }
     }
 
+    private init(keys: UnsafeMutableBufferPointer<UInt64>, colors: UnsafeMutableBufferPointer<Int>, places: UnsafeMutableBufferPointer<Int>, count: Int) {
+        self.keys = keys
+        self.colors = colors
+        self.places = places
+        self.count = count
+    }
+
     /// The colour with the least key.
-    var first: Int? { colors.first }
+    var first: Int? { count > 0 ? colors[0] : nil }
 
     /// A colour's key, nil once it is taken out.
     func key(of color: Int) -> UInt64? {
@@ -261,8 +299,9 @@ private struct ColorHeap {
     /// Takes the first colour out.
     mutating func removeFirst() {
         keys[colors[0]] = Self.taken
-        let last = colors.removeLast()
-        guard !colors.isEmpty else { return }
+        count -= 1
+        guard count > 0 else { return }
+        let last = colors[count]
         colors[0] = last
         places[last] = 0
         siftDown(from: 0)
@@ -270,54 +309,36 @@ private struct ColorHeap {
 
     /// Lowers the key of `color` (not taken out) to `key` and moves the
     /// colour up to where it now belongs.
-    mutating func lower(_ color: Int, to key: UInt64) {
+    func lower(_ color: Int, to key: UInt64) {
         keys[color] = key
-        withBuffers { keys, colors, places in
-            var child = places[color]
-            while child > 0 {
-                let parent = (child - 1) / 2
-                guard key < keys[colors[parent]] else { break }
-                colors[child] = colors[parent]
-                places[colors[child]] = child
-                child = parent
-            }
-            colors[child] = color
-            places[color] = child
+        var child = places[color]
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard key < keys[colors[parent]] else { break }
+            colors[child] = colors[parent]
+            places[colors[child]] = child
+            child = parent
         }
+        colors[child] = color
+        places[color] = child
     }
 
-    private mutating func siftDown(from start: Int) {
-        withBuffers { keys, colors, places in
-            let color = colors[start], key = keys[color]
-            var parent = start
-            while true {
-                var child = 2 * parent + 1
-                guard child < colors.count else { break }
-                if child + 1 < colors.count && keys[colors[child + 1]] < keys[colors[child]] {
-                    child += 1
-                }
-                guard keys[colors[child]] < key else { break }
-                colors[parent] = colors[child]
-                places[colors[parent]] = parent
-                parent = child
+    private func siftDown(from start: Int) {
+        let color = colors[start], key = keys[color]
+        var parent = start
+        while true {
+            var child = 2 * parent + 1
+            guard child < count else { break }
+            if child + 1 < count && keys[colors[child + 1]] < keys[colors[child]] {
+                child += 1
             }
-            colors[parent] = color
-            places[color] = parent
+            guard keys[colors[child]] < key else { break }
+            colors[parent] = colors[child]
+            places[colors[parent]] = parent
+            parent = child
         }
-    }
-
-    /// Runs `body` on the keys, colours and places, without the checks that
-    /// writing to an array element costs each time.
-    private mutating func withBuffers(
-        _ body: (UnsafeBufferPointer<UInt64>, UnsafeMutableBufferPointer<Int>, UnsafeMutableBufferPointer<Int>) -> Void
-    ) {
-        keys.withUnsafeBufferPointer { keys in
-            colors.withUnsafeMutableBufferPointer { colors in
-                places.withUnsafeMutableBufferPointer { places in
-                    body(keys, colors, places)
-                }
-            }
-        }
+        colors[parent] = color
+        places[color] = parent
     }
 }
 

@@ -13,7 +13,7 @@ import Glibc
 /// three canvases (the target image, what the decoder shows, the first
 /// frame) and the previous input, and its work per frame is proportional to
 /// the rows that changed and the rectangles it writes.
-final class FrameDiffer {
+struct FrameDiffer {
     let width: Int
     let height: Int
     private let matte: Matte
@@ -44,16 +44,20 @@ final class FrameDiffer {
         display = target
     }
 
-    /// Takes the next input frame (`width × height` RGBA pixels). Returns the
-    /// previous frame once it is complete, nil when this frame was merged
+    /// Takes the next input frame (`width × height` RGBA pixels), whose bytes
+    /// outside `bounds` (inside the canvas) are the previous frame's. Returns
+    /// the previous frame once it is complete, nil when this frame was merged
     /// into it or is the first.
-    func add(_ input: [UInt8], delayMilliseconds delay: Int) -> FramePatch? {
+    mutating func add(_ input: [UInt8], changedWithin bounds: PixelRect, delayMilliseconds delay: Int) -> FramePatch? {
         guard let pending else {
             start(with: input, delay: delay)
             previousInput = input
             return nil
         }
-        guard let box = Self.changedRect(from: previousInput, to: input, width: width) else {
+        let box = Self.changedRect(from: previousInput, to: input, width: width, within: bounds)
+        assert(box == Self.changedRect(from: previousInput, to: input, width: width, within: PixelRect(x: 0, y: 0, width: width, height: height)),
+               "the frame changed outside \(bounds)")
+        guard let box else {
             self.pending = (pending.changed, Self.addDelays(pending.delayMilliseconds, delay))
             return nil
         }
@@ -91,7 +95,7 @@ final class FrameDiffer {
     }
 
     /// The last frame, or nil when no frame came.
-    func finish() -> FramePatch? {
+    mutating func finish() -> FramePatch? {
         guard pending != nil else { return nil }
         var cleared = BoundingBox()
         if loops {
@@ -108,7 +112,7 @@ final class FrameDiffer {
         return complete(clearing: cleared.rect)
     }
 
-    private func start(with input: [UInt8], delay: Int) {
+    private mutating func start(with input: [UInt8], delay: Int) {
         input.withUnsafeBytes { bytes in
             target.withUnsafeMutableBufferPointer { target in
                 for index in target.indices {
@@ -130,7 +134,7 @@ final class FrameDiffer {
     /// The target is always the previous input composited, so a pixel whose
     /// input bytes did not change is the target's; and neighbouring pixels
     /// often have the same bytes, so each composite is remembered for the next.
-    private func compositeIntoScratch(_ input: [UInt8], over box: PixelRect) -> (changed: PixelRect?, cleared: PixelRect?) {
+    private mutating func compositeIntoScratch(_ input: [UInt8], over box: PixelRect) -> (changed: PixelRect?, cleared: PixelRect?) {
         if scratch.count < box.area {
             scratch = [CanvasPixel](repeating: .clear, count: box.area)
         }
@@ -182,7 +186,7 @@ final class FrameDiffer {
         return (changed.rect, cleared.rect)
     }
 
-    private func copyInput(_ input: [UInt8], over box: PixelRect) {
+    private mutating func copyInput(_ input: [UInt8], over box: PixelRect) {
         previousInput.withUnsafeMutableBytes { previous in
             input.withUnsafeBytes { input in
                 guard let previous = previous.baseAddress, let input = input.baseAddress else { return }
@@ -194,7 +198,7 @@ final class FrameDiffer {
         }
     }
 
-    private func copyScratch(into box: PixelRect) {
+    private mutating func copyScratch(into box: PixelRect) {
         target.withUnsafeMutableBufferPointer { target in
             scratch.withUnsafeBufferPointer { scratch in
                 guard let target = target.baseAddress, let scratch = scratch.baseAddress else { return }
@@ -225,7 +229,7 @@ final class FrameDiffer {
     /// Hands out the pending frame: its changed rectangle grown to hold
     /// `cleared` (pixels that must be transparent in the next frame), which
     /// it then clears. Updates the display to what the decoder shows after it.
-    private func complete(clearing cleared: PixelRect?) -> FramePatch {
+    private mutating func complete(clearing cleared: PixelRect?) -> FramePatch {
         let (changed, delay) = pending ?? (nil, 0)
         // A frame that changes nothing still needs a pixel in a GIF.
         let rect = changed.union(cleared) ?? PixelRect(x: 0, y: 0, width: 1, height: 1)
@@ -256,24 +260,25 @@ final class FrameDiffer {
     }
 
     /// The smallest rectangle holding every pixel whose bytes differ between
-    /// two frames; nil when they are the same.
-    static func changedRect(from old: [UInt8], to new: [UInt8], width: Int) -> PixelRect? {
+    /// two frames, all of which lie inside `bounds`; nil when there are none.
+    static func changedRect(from old: [UInt8], to new: [UInt8], width: Int, within bounds: PixelRect) -> PixelRect? {
         old.withUnsafeBytes { old in
             new.withUnsafeBytes { new in
-                guard let oldBase = old.baseAddress, let newBase = new.baseAddress, old.count == new.count else { return nil }
+                guard let oldBase = old.baseAddress, let newBase = new.baseAddress, old.count == new.count, bounds.area > 0 else { return nil }
                 let rowBytes = width * 4
-                let height = new.count / rowBytes
+                // Each row from the bounds' left edge.
                 func rowDiffers(_ y: Int) -> Bool {
-                    memcmp(oldBase + y * rowBytes, newBase + y * rowBytes, rowBytes) != 0
+                    let start = y * rowBytes + bounds.x * 4
+                    return memcmp(oldBase + start, newBase + start, bounds.width * 4) != 0
                 }
-                var top = 0
-                while top < height && !rowDiffers(top) { top += 1 }
-                guard top < height else { return nil }
-                var bottom = height - 1
+                var top = bounds.y
+                while top < bounds.maxY && !rowDiffers(top) { top += 1 }
+                guard top < bounds.maxY else { return nil }
+                var bottom = bounds.maxY - 1
                 while !rowDiffers(bottom) { bottom -= 1 }
                 // Narrow the columns from both sides: each row only has to be
                 // searched where the box does not already reach.
-                var left = width, right = -1
+                var left = bounds.maxX, right = bounds.x - 1
                 for y in top...bottom {
                     let oldRow = oldBase + y * rowBytes, newRow = newBase + y * rowBytes
                     func same(_ x: Int) -> Bool {
@@ -283,11 +288,11 @@ final class FrameDiffer {
                         oldRow.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt32>.self) == newRow.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt32>.self)
                     }
                     // Four pixels at a time, then one.
-                    var x = 0
+                    var x = bounds.x
                     while x + 4 <= left && sameFour(x) { x += 4 }
                     while x < left && same(x) { x += 1 }
                     left = x
-                    var last = width - 1
+                    var last = bounds.maxX - 1
                     while last - 4 >= right && sameFour(last - 3) { last -= 4 }
                     while last > right && same(last) { last -= 1 }
                     right = last

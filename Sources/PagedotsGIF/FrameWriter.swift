@@ -17,16 +17,16 @@ final class FrameWriter {
     private let isStill: Bool
     /// The colours of a frame with its own palette.
     private var frameColors = ColorTable()
+    /// Reads the colours of frames that come without them (a second pass).
+    private lazy var reader = PatchColorReader()
     /// The frame's indices in each variant (`Variant`), reused from frame to frame.
     private var simple: [UInt8] = []
     private var runs: [UInt8] = []
     private var hidden: [UInt8] = []
     /// Per palette index: whether the frame draws it.
     private var drawn = [Bool](repeating: false, count: ColorTable.paletteCapacity + 1)
-    /// The runs of one value (in scan order) of a frame's pixels that it
-    /// does not draw (kept or transparent), found while indexing the
-    /// others, reused.
-    private var undrawnRuns: [Range<Int>] = []
+    /// Per colour of the frame (`PatchColors.colors`): its palette index.
+    private var colorIndices = [UInt8](repeating: 0, count: ColorTable.paletteCapacity)
     /// Which frames repeat an earlier one's pixels.
     private let repeats: PatchRepeats
     /// The image (descriptor, palette and LZW data, as giflib wrote it) that
@@ -87,8 +87,6 @@ final class FrameWriter {
         var largestDrawnIndex: Int
         /// The largest index of the simple variant.
         var largestIndex: Int
-        /// How many runs of pixels not drawn `undrawnRuns` holds.
-        var undrawnRunCount: Int
     }
 
     /// One way to write a frame: a variant and what its indices need.
@@ -100,8 +98,9 @@ final class FrameWriter {
         var usesTransparentIndex: Bool
     }
 
-    /// Writes `patch` (frames in order; the first covers the canvas).
-    func write(_ patch: FramePatch) {
+    /// Writes `patch` (frames in order; the first covers the canvas), with
+    /// its colours as the first pass read them, or nil to read them again.
+    func write(_ patch: FramePatch, colors: PatchColors? = nil) {
         let number = frameNumber
         let onGlobal = plan.framesOnGlobal.indices.contains(number) && plan.framesOnGlobal[number]
         frameNumber += 1
@@ -115,16 +114,22 @@ final class FrameWriter {
             writeHolds(patch, delays: delays, onGlobal: image.onGlobal)
             return
         }
+        let colors = colors ?? reader.read(patch)
         var palette = onGlobal ? plan.global : nil
         var fit = Fit.doesNotFit
-        if let palette {
+        if let palette, !colors.overflowed {
             // An entry of the table's padding (up to its power-of-two size) serves as transparent as well.
-            fit = index(patch, colors: palette.colors, indexLimit: Self.tableSize(palette.entryCount))
+            fit = index(patch, colors: colors, palette: palette.colors, indexLimit: Self.tableSize(palette.entryCount))
         }
         if case .doesNotFit = fit {
             palette = nil
-            if collectColors(of: patch) {
-                fit = index(patch, colors: frameColors, indexLimit: ColorTable.paletteCapacity)
+            if !colors.overflowed {
+                // Its own palette, in the order the colours are first drawn.
+                frameColors.removeAll()
+                for color in colors.colors {
+                    frameColors.insert(color.rgb)
+                }
+                fit = index(patch, colors: colors, palette: frameColors, indexLimit: ColorTable.paletteCapacity)
             }
         }
         guard case .fits(let indexing) = fit else {
@@ -132,7 +137,7 @@ final class FrameWriter {
             writeHolds(patch, delays: delays, onGlobal: false)
             return
         }
-        let candidates = candidates(for: patch, indexing: indexing)
+        let candidates = candidates(for: patch, undrawnRuns: colors.undrawnRuns, indexing: indexing)
         var imageSizes = [Int](repeating: 0, count: candidates.count)
         let winner = file.appendSmallest(of: candidates.count) { number in
             let candidate = candidates[number]
@@ -160,70 +165,41 @@ final class FrameWriter {
         }
     }
 
-    /// Puts the colours the frame draws in `frameColors`; false when they
-    /// are more than a palette holds.
-    private func collectColors(of patch: FramePatch) -> Bool {
-        frameColors.removeAll()
-        var previous: PatchPixel?
-        for pixel in patch.pixels where pixel.mustDraw && pixel != previous {
-            previous = pixel
-            frameColors.insert(pixel.rgb)
-        }
-        return !frameColors.overflowed
-    }
-
-    /// Fills the simple variant with the frame's indices in `colors` (a
-    /// colour's position is its index). Transparent pixels, and kept pixels
-    /// whose colour the frame does not draw, get the transparent index: the
-    /// lowest index below `indexLimit` that the frame does not draw. Kept
-    /// pixels whose colour it draws keep that index. Does not fit when a drawn
-    /// colour is missing from `colors`, or a pixel needs the transparent
+    /// Fills the simple variant with the frame's indices in `palette` (a
+    /// colour's position is its index), each pixel's through a table of the
+    /// frame's colours (`colors`). Transparent pixels, and kept pixels whose
+    /// colour the frame does not draw, get the transparent index: the lowest
+    /// index below `indexLimit` that the frame does not draw. Kept pixels
+    /// whose colour it draws keep that index. Does not fit when a drawn
+    /// colour is missing from `palette`, or a pixel needs the transparent
     /// index and none is free (a kept colour from a frame with its own
     /// palette may be missing from the global one).
-    private func index(_ patch: FramePatch, colors: ColorTable, indexLimit: Int) -> Fit {
-        var hasHiddenPixels = false, hasKeptPixels = false, largestHiddenIndex = 0, runCount = 0
-        if undrawnRuns.count < patch.pixels.count {
-            undrawnRuns = [Range<Int>](repeating: 0..<0, count: patch.pixels.count)
-        }
+    private func index(_ patch: FramePatch, colors: PatchColors, palette: ColorTable, indexLimit: Int) -> Fit {
+        var hasHiddenPixels = false, hasKeptPixels = false, largestHiddenIndex = 0, transparentIndex: Int?
         let fits = Self.resized(&simple, to: patch.pixels.count) { indices in
             drawn.withUnsafeMutableBufferPointer { drawn in
-                undrawnRuns.withUnsafeMutableBufferPointer { runs in
-                    patch.pixels.withUnsafeBufferPointer { pixels in
-                        drawn.update(repeating: false)
-                        // A run of one value needs one look; a run of pixels
-                        // not drawn is noted, and gets its index below.
-                        var value = PatchPixel.noPixel, valueIndex = 0, valueIsDrawn = true, runStart = 0
-                        for position in pixels.indices {
-                            let pixel = pixels[position]
-                            if pixel != value {
-                                if !valueIsDrawn {
-                                    runs[runCount] = runStart..<position
-                                    runCount += 1
-                                }
-                                value = pixel
-                                valueIsDrawn = pixel.mustDraw
-                                if valueIsDrawn {
-                                    guard let index = colors.position(of: pixel.rgb) else { return false }
-                                    valueIndex = index
-                                    drawn[index] = true
-                                } else {
-                                    runStart = position
-                                }
-                            }
-                            indices[position] = UInt8(truncatingIfNeeded: valueIndex)
+                colorIndices.withUnsafeMutableBufferPointer { colorIndices in
+                    drawn.update(repeating: false)
+                    for (color, drawnColor) in colors.colors.enumerated() {
+                        guard let index = palette.position(of: drawnColor.rgb) else { return false }
+                        colorIndices[color] = UInt8(truncatingIfNeeded: index)
+                        drawn[index] = true
+                    }
+                    colors.codes.withUnsafeBufferPointer { codes in
+                        for position in indices.indices {
+                            indices[position] = colorIndices[Int(codes[position])]
                         }
-                        if !valueIsDrawn {
-                            runs[runCount] = runStart..<pixels.count
-                            runCount += 1
-                        }
-                        let free = drawn.firstIndex(of: false) ?? ColorTable.paletteCapacity
-                        let transparentIndex = free < indexLimit ? free : nil
-                        for run in runs[..<runCount] {
+                    }
+                    let free = drawn.firstIndex(of: false) ?? ColorTable.paletteCapacity
+                    transparentIndex = free < indexLimit ? free : nil
+                    // Each run of pixels not drawn gets its index at once.
+                    return patch.pixels.withUnsafeBufferPointer { pixels in
+                        for run in colors.undrawnRuns {
                             let pixel = pixels[run.lowerBound]
                             var own: Int?
                             if pixel.isKept {
                                 hasKeptPixels = true
-                                own = colors.position(of: pixel.rgb)
+                                own = palette.position(of: pixel.rgb)
                             }
                             if let own, drawn[own] {
                                 indices[run].update(repeating: UInt8(truncatingIfNeeded: own))
@@ -240,12 +216,10 @@ final class FrameWriter {
             }
         }
         guard fits else { return .doesNotFit }
-        let free = drawn.firstIndex(of: false) ?? ColorTable.paletteCapacity
-        let transparentIndex = hasHiddenPixels || hasKeptPixels ? free < indexLimit ? free : nil : nil
         let largestDrawnIndex = drawn.lastIndex(of: true) ?? 0
         return .fits(Indexing(
-            transparentIndex: transparentIndex, hasKeptPixels: hasKeptPixels, hasHiddenPixels: hasHiddenPixels,
-            largestDrawnIndex: largestDrawnIndex, largestIndex: max(largestDrawnIndex, largestHiddenIndex), undrawnRunCount: runCount
+            transparentIndex: hasHiddenPixels || hasKeptPixels ? transparentIndex : nil, hasKeptPixels: hasKeptPixels,
+            hasHiddenPixels: hasHiddenPixels, largestDrawnIndex: largestDrawnIndex, largestIndex: max(largestDrawnIndex, largestHiddenIndex)
         ))
     }
 
@@ -254,7 +228,7 @@ final class FrameWriter {
     /// which it fills in. Only pixels not drawn differ between variants, so
     /// the runs of them tell which variants differ, and what each variant's
     /// indices need follows from `indexing`.
-    private func candidates(for patch: FramePatch, indexing: Indexing) -> [Candidate] {
+    private func candidates(for patch: FramePatch, undrawnRuns: [Range<Int>], indexing: Indexing) -> [Candidate] {
         let simpleCandidate = Candidate(
             variant: .simple, maxIndex: indexing.largestIndex, usesTransparentIndex: indexing.transparentIndex != nil && indexing.hasHiddenPixels
         )
@@ -271,11 +245,11 @@ final class FrameWriter {
                 undrawnRuns.withUnsafeBufferPointer { valueRuns in
                     _ = runs.update(fromContentsOf: simple)
                     var next = 0
-                    while next < indexing.undrawnRunCount {
+                    while next < valueRuns.count {
                         let start = valueRuns[next].lowerBound, index = simple[start]
                         var end = valueRuns[next].upperBound, mixed = false
                         next += 1
-                        while next < indexing.undrawnRunCount && valueRuns[next].lowerBound == end {
+                        while next < valueRuns.count && valueRuns[next].lowerBound == end {
                             mixed = mixed || simple[end] != index
                             end = valueRuns[next].upperBound
                             next += 1
@@ -290,7 +264,9 @@ final class FrameWriter {
                 }
             }
         }
-        var candidates = [simpleCandidate]
+        var candidates: [Candidate] = []
+        candidates.reserveCapacity(3)
+        candidates.append(simpleCandidate)
         // Both other variants use the transparent index.
         let largestIndex = max(indexing.largestDrawnIndex, transparentIndex)
         if hasMixedRuns {
@@ -301,7 +277,7 @@ final class FrameWriter {
                 simple.withUnsafeBufferPointer { simple in
                     undrawnRuns.withUnsafeBufferPointer { valueRuns in
                         _ = hidden.update(fromContentsOf: simple)
-                        for run in valueRuns[..<indexing.undrawnRunCount] {
+                        for run in valueRuns {
                             hidden[run].update(repeating: transparent)
                         }
                     }
@@ -362,7 +338,8 @@ final class FrameWriter {
             pieces.append(piece)
             remaining -= piece
         }
-        return pieces + [remaining]
+        pieces.append(remaining)
+        return pieces
     }
 
     /// The LZW code size for indices up to `maxIndex`: its bit width, at least 2.

@@ -8,7 +8,8 @@
 /// 256 colours). giflib compresses and frames the file. docs/gif.md has the
 /// details.
 public final class GIFEncoder {
-    /// How many patch pixels (4 bytes each) the first pass may keep, for
+    /// How many patch pixels (4 bytes each, and a byte of colour code for a
+    /// frame that repeats none before it) the first pass may keep, for
     /// frames of a given pixel count, so that the frames need not be asked
     /// for twice: two frames' worth, or 2^17 (512 KiB) when that is more. Past
     /// it, a second pass makes them again (2^17 holds the patches of the
@@ -35,6 +36,15 @@ public final class GIFEncoder {
     /// of memory (or 1 MiB), otherwise twice (two passes, each in order), so
     /// that it never holds more than a couple of frames' pixels at once.
     ///
+    /// `changedBoxAt(i)`, asked right after `frameAt(i)` for every frame but
+    /// the first, may give a box (in pixels) outside which frame i's bytes
+    /// equal frame i − 1's, or nil when that is not known (the default, for
+    /// every frame): the encoder then looks for the frame's changes only
+    /// inside it (a box that misses a change gives a wrong file). Boxes that
+    /// reach past the canvas are cut to it; an empty one says the frames are
+    /// the same. (Not optional, so that it need not escape: a caller can pass
+    /// `AnimationFrames.changedBox(at:)` from a closure it was handed.)
+    ///
     /// `plays`: how many times the cycle plays in all, 0 (or less) meaning
     /// forever. `matte`: the opaque colour that partly transparent pixels are
     /// blended onto (fully transparent pixels stay transparent). No frames
@@ -44,7 +54,8 @@ public final class GIFEncoder {
     ///   limit), and every frame has exactly `width × height × 4` bytes.
     public func encode(
         width: Int, height: Int, plays: Int, matte: (red: UInt8, green: UInt8, blue: UInt8),
-        frameCount: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int)
+        frameCount: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int),
+        changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)? = { _ in nil }
     ) -> [UInt8] {
         precondition((1...65535).contains(width) && (1...65535).contains(height), "a GIF is 1…65535 pixels a side, not \(width)×\(height)")
         let frames = FrameSource(width: width, height: height, count: frameCount)
@@ -52,17 +63,26 @@ public final class GIFEncoder {
         // Without a second play, the last frame need not prepare the first.
         let loops = plays != 1
 
-        // First pass: plan every frame, count colours, keep the patches while they fit.
+        // First pass: plan every frame, count colours, keep the patches (and
+        // what they draw) while they fit.
         let storedPixelLimit = storedPixelLimit(width * height)
         var census = ColorCensus()
         var repeats = PatchRepeats(pixelLimit: rememberedPixelLimit)
-        var patches: [FramePatch] = []
+        var reader = PatchColorReader()
+        var patches: [(patch: FramePatch, colors: PatchColors?)] = []
         var storedPixels = 0
-        frames.forEachPatch(of: frameAt, matte: matte, loops: loops) { patch in
-            census.add(patch, repeating: repeats.add(patch))
+        frames.forEachPatch(of: frameAt, changedBoxAt: changedBoxAt, matte: matte, loops: loops) { patch in
+            // A repeat draws what its original draws, and is written as it was.
+            let original = repeats.add(patch)
+            let colors = original == nil ? reader.read(patch) : nil
+            if let original {
+                census.addRepeat(of: original)
+            } else if let colors {
+                census.add(colors)
+            }
             storedPixels += patch.pixels.count
             if storedPixels <= storedPixelLimit {
-                patches.append(patch)
+                patches.append((patch, colors))
             } else if !patches.isEmpty {
                 patches.removeAll()
             }
@@ -84,9 +104,11 @@ public final class GIFEncoder {
         }
         let writer = FrameWriter(file: file, plan: plan, isStill: frameTotal == 1, repeats: repeats)
         if keptAll {
-            patches.forEach(writer.write)
+            for (patch, colors) in patches {
+                writer.write(patch, colors: colors)
+            }
         } else {
-            frames.forEachPatch(of: frameAt, matte: matte, loops: loops, writer.write)
+            frames.forEachPatch(of: frameAt, changedBoxAt: changedBoxAt, matte: matte, loops: loops) { writer.write($0) }
         }
         return file.finish()
     }
@@ -109,21 +131,25 @@ private struct FrameSource {
     let height: Int
     let count: Int
 
-    /// Hands every frame that `frameAt` gives, as planned, to `body`, in order.
+    /// Hands every frame that `frameAt` gives, as planned, to `body`, in order
+    /// (each searched for changes inside the box `changedBoxAt` gives, if any).
     func forEachPatch(
-        of frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int), matte: Matte, loops: Bool, _ body: (FramePatch) -> Void
+        of frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int), changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)?,
+        matte: Matte, loops: Bool, _ body: (FramePatch) -> Void
     ) {
-        let differ = FrameDiffer(width: width, height: height, matte: matte, loops: loops)
+        var differ = FrameDiffer(width: width, height: height, matte: matte, loops: loops)
         let byteCount = width * height * 4
+        let canvas = PixelRect(x: 0, y: 0, width: width, height: height)
         if count <= 0 {
             // No frames: one transparent frame.
-            _ = differ.add([UInt8](repeating: 0, count: byteCount), delayMilliseconds: 0)
+            _ = differ.add([UInt8](repeating: 0, count: byteCount), changedWithin: canvas, delayMilliseconds: 0)
         }
         for index in 0..<max(count, 0) {
             let frame = frameAt(index)
             precondition(frame.pixels.count == byteCount, "frame \(index) has \(frame.pixels.count) bytes, not \(width)×\(height)×4")
+            let box = index > 0 ? changedBoxAt(index).map { PixelRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height).clipped(to: canvas) } : nil
             let delay = min(max(frame.delayMilliseconds, 0), FrameDiffer.maxDelayMilliseconds)
-            if let patch = differ.add(frame.pixels, delayMilliseconds: delay) {
+            if let patch = differ.add(frame.pixels, changedWithin: box ?? canvas, delayMilliseconds: delay) {
                 body(patch)
             }
         }

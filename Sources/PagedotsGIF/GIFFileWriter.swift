@@ -12,15 +12,11 @@ import CGif
 /// Only a failed allocation inside giflib can make a call fail, never the
 /// pixels, so failures are preconditions.
 final class GIFFileWriter {
-    /// Where giflib's output function appends.
-    private final class Output {
-        /// Not checked for exclusive access at run time: giflib appends a
-        /// block at a time (hundreds of calls a file), and only this writer,
-        /// on one thread, reaches it.
-        @exclusivity(unchecked) var bytes: [UInt8] = []
-    }
-
-    private let output = Output()
+    /// The file's bytes, where giflib's output function appends, reached
+    /// through a pointer of the writer's own: giflib calls that function
+    /// hundreds of times a file (a block or a header field at a time), each
+    /// without taking a reference to an object or checking exclusive access.
+    private let output = UnsafeMutablePointer<[UInt8]>.allocate(capacity: 1)
     private var file: UnsafeMutablePointer<GifFileType>?
     /// The copy of an image's indices that giflib masks in place, reused.
     private var scratch: [UInt8] = []
@@ -29,11 +25,11 @@ final class GIFFileWriter {
     /// global palette (`globalColors`, 24-bit RGB, padded to `globalSize`
     /// entries, a power of two), or no global palette when `globalColors` is nil.
     init(width: Int, height: Int, globalColors: [UInt32]?, globalSize: Int, backgroundIndex: Int) {
+        output.initialize(to: [])
         var error: Int32 = 0
-        let opened = EGifOpen(Unmanaged.passUnretained(output).toOpaque(), { file, data, count in
+        let opened = EGifOpen(output, { file, data, count in
             guard let file, let data, count >= 0, let userData = file.pointee.UserData else { return 0 }
-            let output = Unmanaged<Output>.fromOpaque(userData).takeUnretainedValue()
-            output.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(count)))
+            userData.assumingMemoryBound(to: [UInt8].self).pointee.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(count)))
             return count
         }, &error)
         guard let opened else { preconditionFailure("giflib EGifOpen failed with error \(error)") }
@@ -50,6 +46,8 @@ final class GIFFileWriter {
         if let file {
             EGifCloseFile(file, nil)
         }
+        output.deinitialize(count: 1)
+        output.deallocate()
     }
 
     /// The NETSCAPE2.0 application extension: after the last frame, start
@@ -115,11 +113,11 @@ final class GIFFileWriter {
     }
 
     /// The bytes written so far.
-    var byteCount: Int { output.bytes.count }
+    var byteCount: Int { output.pointee.count }
 
     /// The last `count` bytes written.
     func lastBytes(_ count: Int) -> [UInt8] {
-        Array(output.bytes.suffix(count))
+        Array(output.pointee.suffix(count))
     }
 
     /// An image that `appendImage` wrote before (its bytes from the
@@ -127,12 +125,12 @@ final class GIFFileWriter {
     /// corner at `rect`'s: the descriptor's position is all that changes.
     /// giflib has finished that image, so the file stays in step.
     func appendImage(copying image: [UInt8], at rect: PixelRect) {
-        let start = output.bytes.count
-        output.bytes.append(contentsOf: image)
+        let start = output.pointee.count
+        output.pointee.append(contentsOf: image)
         // Image descriptor: ',' then left and top, little-endian 16-bit words.
         for (offset, value) in [(1, rect.x), (3, rect.y)] {
-            output.bytes[start + offset] = UInt8(truncatingIfNeeded: value)
-            output.bytes[start + offset + 1] = UInt8(truncatingIfNeeded: value >> 8)
+            output.pointee[start + offset] = UInt8(truncatingIfNeeded: value)
+            output.pointee[start + offset + 1] = UInt8(truncatingIfNeeded: value >> 8)
         }
     }
 
@@ -141,16 +139,16 @@ final class GIFFileWriter {
     /// tie, the earlier. Returns the number of the candidate kept.
     @discardableResult
     func appendSmallest(of count: Int, _ write: (Int) -> Void) -> Int {
-        let start = output.bytes.count
+        let start = output.pointee.count
         var best: (candidate: Int, size: Int)?
         for candidate in 0..<count {
-            let candidateStart = output.bytes.count
+            let candidateStart = output.pointee.count
             write(candidate)
-            let size = output.bytes.count - candidateStart
+            let size = output.pointee.count - candidateStart
             if let best, size >= best.size {
-                output.bytes.removeSubrange(candidateStart...)
+                output.pointee.removeSubrange(candidateStart...)
             } else {
-                output.bytes.removeSubrange(start..<candidateStart)
+                output.pointee.removeSubrange(start..<candidateStart)
                 best = (candidate, size)
             }
         }
@@ -163,7 +161,7 @@ final class GIFFileWriter {
             Self.check(EGifCloseFile(file, nil), "EGifCloseFile")
             self.file = nil
         }
-        return output.bytes
+        return output.pointee
     }
 
     /// Runs `body` with a giflib colour map of `colors` padded with black to

@@ -11,6 +11,12 @@ struct PixelRect: Equatable {
     var maxY: Int { y + height }
     var area: Int { width * height }
 
+    /// The part of it inside `bounds` (of no area when none).
+    func clipped(to bounds: PixelRect) -> PixelRect {
+        let left = max(x, bounds.x), top = max(y, bounds.y)
+        return PixelRect(x: left, y: top, width: max(0, min(maxX, bounds.maxX) - left), height: max(0, min(maxY, bounds.maxY) - top))
+    }
+
     /// The smallest rectangle that holds both.
     func union(_ other: PixelRect) -> PixelRect {
         let left = min(x, other.x), top = min(y, other.y)

@@ -62,6 +62,46 @@ struct PassTests {
         return animation
     }
 
+    @Test("boxes from the frame source, exact, loose or the whole canvas, give the same file as none, in one pass and in two",
+          arguments: ["exact", "loose", "canvas"], [false, true])
+    func changedBoxes(kind: String, twoPasses: Bool) {
+        var animation = TestAnimation.slidingDot(count: 3, diameter: 8, steps: 3)
+        // A frame the same as the one before (an empty box), and one of other bytes under alpha 0.
+        animation.frames.insert(animation.frames[2], at: 3)
+        var hidden = animation.frames[5]
+        hidden.pixels[0] ^= 1
+        animation.frames.insert(hidden, at: 6)
+        let (width, height) = (animation.width, animation.height)
+        let asked = Requests()
+        func box(_ index: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+            asked.indices.append(index)
+            let exact = Self.changedBox(from: animation.frames[index - 1].pixels, to: animation.frames[index].pixels, width: width)
+            switch kind {
+            case "exact": return exact
+            case "loose": return (exact.x - 3, exact.y - 2, exact.width + 5, exact.height + 40)
+            default: return (0, 0, width, height)
+            }
+        }
+        let encoder = GIFEncoder()
+        if twoPasses {
+            encoder.storedPixelLimit = { _ in 0 }
+        }
+        let hinted = encoder.encode(width: width, height: height, plays: 0, matte: (255, 255, 255), frameCount: animation.frames.count,
+                                    frameAt: { animation.frames[$0] }, changedBoxAt: box)
+        #expect(hinted == animation.encode())
+        let later = Array(animation.frames.indices.dropFirst())
+        #expect(asked.indices == (twoPasses ? later + later : later), "asked for every frame but the first, in order")
+    }
+
+    /// The smallest box holding the pixels whose bytes differ, of no area when none do.
+    static func changedBox(from old: [UInt8], to new: [UInt8], width: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+        let changed = stride(from: 0, to: new.count, by: 4).filter { old[$0..<$0 + 4] != new[$0..<$0 + 4] }.map { ($0 / 4 % width, $0 / 4 / width) }
+        guard let left = changed.map(\.0).min(), let right = changed.map(\.0).max(), let top = changed.map(\.1).min(), let bottom = changed.map(\.1).max() else {
+            return (0, 0, 0, 0)
+        }
+        return (left, top, right - left + 1, bottom - top + 1)
+    }
+
     @Test("an encoder reused, and a new one, write the same bytes")
     func deterministic() {
         let encoder = GIFEncoder()
