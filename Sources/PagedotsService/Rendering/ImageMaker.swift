@@ -39,8 +39,10 @@ public final class ImageMaker {
             bytes = encoder.encode(rgba: image.pixels, width: image.width, height: image.height)
         case .gif:
             let matte = (red: spec.matte.red, green: spec.matte.green, blue: spec.matte.blue)
-            bytes = animation(for: spec) { width, height, frameCount, frameAt, _ in
-                gifEncoder.encode(width: width, height: height, plays: spec.loop, matte: matte, frameCount: frameCount, frameAt: frameAt)
+            bytes = animation(for: spec) { width, height, frameCount, frameAt, changedBoxAt in
+                gifEncoder.encode(
+                    width: width, height: height, plays: spec.loop, matte: matte, frameCount: frameCount, frameAt: frameAt, changedBoxAt: changedBoxAt
+                )
             }
         case .apng:
             bytes = animation(for: spec) { width, height, frameCount, frameAt, changedBoxAt in
