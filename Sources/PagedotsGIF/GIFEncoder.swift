@@ -21,7 +21,9 @@ public final class GIFEncoder {
     /// How many patch pixels the first pass may keep to find frames that
     /// repeat an earlier one, which are then neither counted nor compressed
     /// again (docs/gif.md, "Repeated frames"): 2^16 (256 KiB; the default
-    /// pill's patches are 46 K pixels). (Tests set 0, to compare with the files written without.)
+    /// pill's patches are 46 K pixels). The differ's recorded steps, which it
+    /// replays for such frames, have a limit of their own of the same size.
+    /// (Tests set 0, to compare with the files written without.)
     var rememberedPixelLimit = 1 << 16
 
     public init() {}
