@@ -12,7 +12,9 @@ import Glibc
 /// out when the next different one arrives (or at `finish`). The differ keeps
 /// three canvases (the target image, what the decoder shows, the first
 /// frame) and the previous input, and its work per frame is proportional to
-/// the rows that changed and the rectangles it writes.
+/// the rows that changed and the rectangles it writes. A frame that starts
+/// from the same pixels as an earlier one, elsewhere, does what that one did
+/// by copies (`Step`).
 struct FrameDiffer {
     let width: Int
     let height: Int
@@ -20,6 +22,8 @@ struct FrameDiffer {
     /// Whether the animation plays more than once: then the last frame also
     /// clears what must be transparent when the first frame comes back.
     private let loops: Bool
+    /// The most pixels that recorded steps may hold.
+    private let recordedPixelLimit: Int
 
     /// The last input frame's bytes (shared with the caller's first frame,
     /// then a copy of our own).
@@ -34,12 +38,74 @@ struct FrameDiffer {
     private var scratch: [CanvasPixel] = []
     /// The frame not yet handed out: where it differs from `display`, and its delay.
     private var pending: (changed: PixelRect?, delayMilliseconds: Int)?
+    /// How many patches were handed out.
+    private var handedOut = 0
+    /// The steps recorded, while their pixels fit `recordedPixelLimit`.
+    private var steps: [Step] = []
+    /// Per shape, the last step recorded of it.
+    private var lastSteps: [Step.Shape: Int] = [:]
+    /// The pixels that `steps` hold.
+    private var recordedPixels = 0
 
-    init(width: Int, height: Int, matte: Matte, loops: Bool) {
+    /// What a frame that changed the picture did (a step), kept so that a
+    /// later frame that starts from the same pixels elsewhere does it again
+    /// by copies: each move between two neighbouring pages is the same
+    /// frames, only elsewhere.
+    ///
+    /// A step reads and writes only the pixels of its reach: the frame's
+    /// changed box and the pending frame's rectangle. It composites the
+    /// input over the box (where the target is the previous input
+    /// composited), hands out the pending frame (its rectangle grown to the
+    /// pixels of the box that turn transparent, its pixels the target's and
+    /// the display's), updates the display there and the target over the box,
+    /// and finds where they now differ among the pixels it changed. So what
+    /// it does depends on the box's size, the pending rectangle's place from
+    /// the box, the previous input over the reach, the input over the box and
+    /// the display over the pending rectangle (outside it, the display is the
+    /// target: they differ only inside it), and on nothing else; where the
+    /// box lies only moves it. A step with no pending rectangle hands out a
+    /// pixel at the canvas's corner, which does not move: it is neither
+    /// recorded nor replayed.
+    private struct Step {
+        /// The frame's changed box, and the pending frame's rectangle.
+        var box: PixelRect
+        var pending: PixelRect
+        /// The previous input over `reach`, the input over `box`, the display
+        /// over `pending` and the new target over `box`, one after the other.
+        var pixels: [UInt32]
+        /// The patch handed out (a replay gives it its own delay), and its number.
+        var patch: FramePatch
+        var patchNumber: Int
+        /// The new pending rectangle.
+        var nextPending: PixelRect?
+        /// The step recorded before it with the same shape.
+        var previousOfShape: Int? = nil
+
+        var reach: PixelRect { box.union(pending) }
+
+        /// The box's size and the pending rectangle's place from it: a step
+        /// of the same shape is this one moved.
+        struct Shape: Hashable {
+            var boxWidth: Int
+            var boxHeight: Int
+            var pending: PixelRect
+
+            init(box: PixelRect, pending: PixelRect) {
+                boxWidth = box.width
+                boxHeight = box.height
+                self.pending = pending.moved(by: -box.x, -box.y)
+            }
+        }
+    }
+
+    /// `recordedPixelLimit`: the most pixels that steps recorded to be
+    /// replayed may hold (0: none are).
+    init(width: Int, height: Int, matte: Matte, loops: Bool, recordedPixelLimit: Int) {
         self.width = width
         self.height = height
         self.matte = matte
         self.loops = loops
+        self.recordedPixelLimit = recordedPixelLimit
         target = [CanvasPixel](repeating: .clear, count: width * height)
         display = target
     }
@@ -65,15 +131,27 @@ struct FrameDiffer {
         // copy of our own, not a reference to the caller's array: a caller
         // that draws the next frame into the same array (as `ImageMaker`
         // does) then need not copy all of it first.
-        defer { copyInput(input, over: box) }
+        defer {
+            input.withUnsafeBytes { input in
+                previousInput.withUnsafeMutableBytes { Self.copy(box, width: width, from: input.baseAddress!, to: $0.baseAddress!) }
+            }
+        }
+        if let pendingRect = pending.changed, let (step, dx, dy) = recordedStep(startingFrom: input, box: box, pending: pendingRect) {
+            return replay(step, movedBy: dx, dy, delay: delay)
+        }
         let (changed, cleared) = compositeIntoScratch(input, over: box)
         guard let changed else {
             // Different bytes, the same picture (e.g. another colour at alpha 0).
             self.pending = (pending.changed, Self.addDelays(pending.delayMilliseconds, delay))
             return nil
         }
+        // (The first frame's step is not recorded: hardly a later step starts
+        // from a whole canvas pending over a clear display.)
+        let start = handedOut > 0 ? pending.changed.flatMap { startingPixels(input, box: box, pending: $0) } : nil
         let patch = complete(clearing: cleared)
-        copyScratch(into: box)
+        scratch.withUnsafeBytes { scratch in
+            target.withUnsafeMutableBytes { Self.copy(box, width: width, from: scratch.baseAddress!, packed: true, to: $0.baseAddress!) }
+        }
         // The new target differs from the display only where it changed, and
         // where the frame just handed out clears its rectangle.
         var differences = BoundingBox()
@@ -82,7 +160,85 @@ struct FrameDiffer {
             addDifferences(in: patch.rect, to: &differences)
         }
         self.pending = (differences.rect, delay)
+        if let start, let pendingRect = pending.changed {
+            record(Step(box: box, pending: pendingRect, pixels: start, patch: patch, patchNumber: handedOut - 1, nextPending: differences.rect))
+        }
         return patch
+    }
+
+    /// The pixels that the step of `input` (changed inside `box`, the
+    /// pending frame's rectangle `pending`) starts from and makes, as a
+    /// `Step` holds them, once composited into `scratch`; nil when the step
+    /// and its patch (at most its reach) would not fit the limit.
+    private func startingPixels(_ input: [UInt8], box: PixelRect, pending: PixelRect) -> [UInt32]? {
+        let reach = box.union(pending)
+        let count = reach.area + 2 * box.area + pending.area
+        guard recordedPixels + count + reach.area <= recordedPixelLimit else { return nil }
+        return [UInt32](unsafeUninitializedCapacity: count) { pixels, initialized in
+            var next = UnsafeMutableRawPointer(pixels.baseAddress!)
+            func take(_ canvas: UnsafeRawBufferPointer, over rect: PixelRect, packed: Bool = false) {
+                Self.copy(rect, width: width, from: canvas.baseAddress!, packed: packed, to: next, packed: true)
+                next += 4 * rect.area
+            }
+            previousInput.withUnsafeBytes { take($0, over: reach) }
+            input.withUnsafeBytes { take($0, over: box) }
+            display.withUnsafeBytes { take($0, over: pending) }
+            scratch.withUnsafeBytes { take($0, over: box, packed: true) }
+            initialized = count
+        }
+    }
+
+    private mutating func record(_ step: Step) {
+        var step = step
+        let shape = Step.Shape(box: step.box, pending: step.pending)
+        step.previousOfShape = lastSteps[shape]
+        lastSteps[shape] = steps.count
+        recordedPixels += step.pixels.count + step.patch.pixels.count
+        steps.append(step)
+    }
+
+    /// A recorded step that started from the pixels that the step of `input`
+    /// (changed inside `box`, the pending frame's rectangle `pending`) starts
+    /// from, elsewhere, and how far to move it here.
+    private func recordedStep(startingFrom input: [UInt8], box: PixelRect, pending: PixelRect) -> (Step, dx: Int, dy: Int)? {
+        var next = lastSteps[Step.Shape(box: box, pending: pending)]
+        let reach = box.union(pending)
+        while let index = next {
+            let step = steps[index]
+            next = step.previousOfShape
+            let same = step.pixels.withUnsafeBytes { stored in
+                input.withUnsafeBytes { input in
+                    previousInput.withUnsafeBytes { previous in
+                        display.withUnsafeBytes { display in
+                            // The input first: it tells steps apart most often.
+                            Self.equal(box, width: width, in: input.baseAddress!, packed: stored.baseAddress! + 4 * reach.area)
+                                && Self.equal(reach, width: width, in: previous.baseAddress!, packed: stored.baseAddress!)
+                                && Self.equal(pending, width: width, in: display.baseAddress!, packed: stored.baseAddress! + 4 * (reach.area + box.area))
+                        }
+                    }
+                }
+            }
+            if same {
+                return (step, box.x - step.box.x, box.y - step.box.y)
+            }
+        }
+        return nil
+    }
+
+    /// Does what `step` did, moved by (`dx`, `dy`) (docs for `Step`), the
+    /// frame taking the pending one's place with `delay`; hands out the
+    /// pending frame as `step` did its own.
+    private mutating func replay(_ step: Step, movedBy dx: Int, _ dy: Int, delay: Int) -> FramePatch {
+        let (_, pendingDelay) = pending ?? (nil, 0)
+        let box = step.box.moved(by: dx, dy), rect = step.patch.rect.moved(by: dx, dy)
+        show(rect, clearing: step.patch.disposal == .clear)
+        step.pixels.withUnsafeBytes { stored in
+            let composited = stored.baseAddress! + 4 * (step.reach.area + box.area + step.pending.area)
+            target.withUnsafeMutableBytes { Self.copy(box, width: width, from: composited, packed: true, to: $0.baseAddress!) }
+        }
+        pending = (step.nextPending?.moved(by: dx, dy), delay)
+        handedOut += 1
+        return FramePatch(rect: rect, disposal: step.patch.disposal, delayMilliseconds: pendingDelay, pixels: step.patch.pixels, sameAs: step.patchNumber)
     }
 
     /// The longest a frame may last: 16 pieces of the GIF's longest delay
@@ -186,29 +342,6 @@ struct FrameDiffer {
         return (changed.rect, cleared.rect)
     }
 
-    private mutating func copyInput(_ input: [UInt8], over box: PixelRect) {
-        previousInput.withUnsafeMutableBytes { previous in
-            input.withUnsafeBytes { input in
-                guard let previous = previous.baseAddress, let input = input.baseAddress else { return }
-                for y in box.y..<box.maxY {
-                    let offset = 4 * (y * width + box.x)
-                    (previous + offset).copyMemory(from: input + offset, byteCount: 4 * box.width)
-                }
-            }
-        }
-    }
-
-    private mutating func copyScratch(into box: PixelRect) {
-        target.withUnsafeMutableBufferPointer { target in
-            scratch.withUnsafeBufferPointer { scratch in
-                guard let target = target.baseAddress, let scratch = scratch.baseAddress else { return }
-                for row in 0..<box.height {
-                    (target + (box.y + row) * width + box.x).update(from: scratch + row * box.width, count: box.width)
-                }
-            }
-        }
-    }
-
     /// Takes in the pixels of `rect` where the target differs from the display.
     private func addDifferences(in rect: PixelRect, to box: inout BoundingBox) {
         target.withUnsafeBufferPointer { target in
@@ -234,10 +367,9 @@ struct FrameDiffer {
         // A frame that changes nothing still needs a pixel in a GIF.
         let rect = changed.union(cleared) ?? PixelRect(x: 0, y: 0, width: 1, height: 1)
         let disposal: FramePatch.Disposal = cleared == nil ? .keep : .clear
-        let clears = disposal == .clear
         let pixels = [PatchPixel](unsafeUninitializedCapacity: rect.area) { pixels, initialized in
             target.withUnsafeBufferPointer { target in
-                display.withUnsafeMutableBufferPointer { display in
+                display.withUnsafeBufferPointer { display in
                     guard let pixels = pixels.baseAddress, let target = target.baseAddress, let display = display.baseAddress else { return }
                     for row in 0..<rect.height {
                         let start = (rect.y + row) * width + rect.x
@@ -246,17 +378,50 @@ struct FrameDiffer {
                             let pixel = shown[x]
                             (out + x).initialize(to: pixel == before[x] && pixel.isOpaque ? .kept(pixel) : pixel)
                         }
-                        if clears {
-                            before.update(repeating: .clear, count: rect.width)
-                        } else {
-                            before.update(from: shown, count: rect.width)
-                        }
                     }
                 }
             }
             initialized = rect.area
         }
+        show(rect, clearing: disposal == .clear)
+        handedOut += 1
         return FramePatch(rect: rect, disposal: disposal, delayMilliseconds: delay, pixels: pixels)
+    }
+
+    /// Makes the display over `rect` what the decoder shows after a frame
+    /// there: the target, or transparent when the frame clears its rectangle.
+    private mutating func show(_ rect: PixelRect, clearing: Bool) {
+        target.withUnsafeBytes { target in
+            display.withUnsafeMutableBytes { display in
+                if clearing {
+                    for row in 0..<rect.height {
+                        (display.baseAddress! + 4 * ((rect.y + row) * width + rect.x)).initializeMemory(as: CanvasPixel.self, repeating: .clear, count: rect.width)
+                    }
+                } else {
+                    Self.copy(rect, width: width, from: target.baseAddress!, to: display.baseAddress!)
+                }
+            }
+        }
+    }
+
+    /// Copies the pixels of `rect` (4 bytes each) from one buffer to
+    /// another, each a canvas `width` pixels wide or, when packed, those
+    /// pixels alone, row after row.
+    private static func copy(_ rect: PixelRect, width: Int, from source: UnsafeRawPointer, packed sourcePacked: Bool = false,
+                             to destination: UnsafeMutableRawPointer, packed destinationPacked: Bool = false) {
+        for row in 0..<rect.height {
+            let start = 4 * ((rect.y + row) * width + rect.x), packedStart = 4 * row * rect.width
+            (destination + (destinationPacked ? packedStart : start))
+                .copyMemory(from: source + (sourcePacked ? packedStart : start), byteCount: 4 * rect.width)
+        }
+    }
+
+    /// Whether the pixels of `rect` on a canvas `width` pixels wide (4 bytes
+    /// each) are `packed`, those pixels alone, row after row.
+    private static func equal(_ rect: PixelRect, width: Int, in canvas: UnsafeRawPointer, packed: UnsafeRawPointer) -> Bool {
+        (0..<rect.height).allSatisfy { row in
+            memcmp(canvas + 4 * ((rect.y + row) * width + rect.x), packed + 4 * row * rect.width, 4 * rect.width) == 0
+        }
     }
 
     /// The smallest rectangle holding every pixel whose bytes differ between

@@ -15,4 +15,7 @@ struct FramePatch {
     var delayMilliseconds: Int
     /// `rect.area` patch pixels, rows top to bottom.
     var pixels: [PatchPixel]
+    /// An earlier patch (by number, from 0) that the differ knows to have the
+    /// same pixels in a rectangle of the same size, if any.
+    var sameAs: Int? = nil
 }

@@ -21,7 +21,9 @@ public final class GIFEncoder {
     /// How many patch pixels the first pass may keep to find frames that
     /// repeat an earlier one, which are then neither counted nor compressed
     /// again (docs/gif.md, "Repeated frames"): 2^16 (256 KiB; the default
-    /// pill's patches are 46 K pixels). (Tests set 0, to compare with the files written without.)
+    /// pill's patches are 46 K pixels). The differ's recorded steps, which it
+    /// replays for such frames, have a limit of their own of the same size.
+    /// (Tests set 0, to compare with the files written without.)
     var rememberedPixelLimit = 1 << 16
 
     public init() {}
@@ -71,7 +73,7 @@ public final class GIFEncoder {
         var reader = PatchColorReader()
         var patches: [(patch: FramePatch, colors: PatchColors?)] = []
         var storedPixels = 0
-        frames.forEachPatch(of: frameAt, changedBoxAt: changedBoxAt, matte: matte, loops: loops) { patch in
+        frames.forEachPatch(of: frameAt, changedBoxAt: changedBoxAt, matte: matte, loops: loops, recordedPixelLimit: rememberedPixelLimit) { patch in
             // A repeat draws what its original draws, and is written as it was.
             let original = repeats.add(patch)
             let colors = original == nil ? reader.read(patch) : nil
@@ -108,7 +110,9 @@ public final class GIFEncoder {
                 writer.write(patch, colors: colors)
             }
         } else {
-            frames.forEachPatch(of: frameAt, changedBoxAt: changedBoxAt, matte: matte, loops: loops) { writer.write($0) }
+            frames.forEachPatch(of: frameAt, changedBoxAt: changedBoxAt, matte: matte, loops: loops, recordedPixelLimit: rememberedPixelLimit) {
+                writer.write($0)
+            }
         }
         return file.finish()
     }
@@ -135,9 +139,9 @@ private struct FrameSource {
     /// (each searched for changes inside the box `changedBoxAt` gives, if any).
     func forEachPatch(
         of frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int), changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)?,
-        matte: Matte, loops: Bool, _ body: (FramePatch) -> Void
+        matte: Matte, loops: Bool, recordedPixelLimit: Int, _ body: (FramePatch) -> Void
     ) {
-        var differ = FrameDiffer(width: width, height: height, matte: matte, loops: loops)
+        var differ = FrameDiffer(width: width, height: height, matte: matte, loops: loops, recordedPixelLimit: recordedPixelLimit)
         let byteCount = width * height * 4
         let canvas = PixelRect(x: 0, y: 0, width: width, height: height)
         if count <= 0 {

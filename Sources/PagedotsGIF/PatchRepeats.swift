@@ -9,13 +9,16 @@ import Glibc
 /// the same palette it gets the same image, so `FrameWriter` need not index
 /// and compress it again (docs/gif.md, "Repeated frames").
 ///
-/// The first pass finds them, comparing pixels; the second, if there is
-/// one, plans the same frames, so it only looks them up by number.
+/// The first pass finds them, comparing pixels unless the differ tells
+/// (`FramePatch.sameAs`); the second, if there is one, plans the same
+/// frames, so it only looks them up by number.
 struct PatchRepeats {
     /// Per frame, in order: the first earlier frame with the same pixels, if any.
     private var originals: [Int?] = []
     /// Per frame, in order: whether a later frame repeats it.
     private var repeated: [Bool] = []
+    /// Per frame, in order: whether its pixels are a key of `firsts`.
+    private var isFirst: [Bool] = []
     /// The first frame of each patch seen, while their pixels fit `pixelLimit`.
     private var firsts: [Key: Int] = [:]
     /// The patch pixels held as keys of `firsts`.
@@ -71,6 +74,18 @@ struct PatchRepeats {
     mutating func add(_ patch: FramePatch) -> Int? {
         let number = originals.count
         repeated.append(false)
+        isFirst.append(false)
+        if let same = patch.sameAs {
+            // What comparing would find: the first frame with these pixels
+            // is `same`'s original, or `same` when it is a key. Otherwise no
+            // key has them, and they do not fit (`same`'s did not).
+            let first = originals[same] ?? (isFirst[same] ? same : nil)
+            originals.append(first)
+            if let first {
+                repeated[first] = true
+            }
+            return first
+        }
         let fits = keptPixels + patch.pixels.count <= pixelLimit
         guard fits || !firsts.isEmpty else {
             originals.append(nil)
@@ -86,6 +101,7 @@ struct PatchRepeats {
         if fits {
             keptPixels += patch.pixels.count
             firsts[key] = number
+            isFirst[number] = true
         }
         return nil
     }

@@ -1,5 +1,5 @@
 /// A rectangle of whole pixels on the canvas, origin top-left.
-struct PixelRect: Equatable {
+struct PixelRect: Hashable {
     var x: Int
     var y: Int
     var width: Int
@@ -15,6 +15,11 @@ struct PixelRect: Equatable {
     func clipped(to bounds: PixelRect) -> PixelRect {
         let left = max(x, bounds.x), top = max(y, bounds.y)
         return PixelRect(x: left, y: top, width: max(0, min(maxX, bounds.maxX) - left), height: max(0, min(maxY, bounds.maxY) - top))
+    }
+
+    /// Moved `dx` pixels right and `dy` down.
+    func moved(by dx: Int, _ dy: Int) -> PixelRect {
+        PixelRect(x: x + dx, y: y + dy, width: width, height: height)
     }
 
     /// The smallest rectangle that holds both.

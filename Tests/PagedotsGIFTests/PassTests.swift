@@ -93,6 +93,47 @@ struct PassTests {
         #expect(asked.indices == (twoPasses ? later + later : later), "asked for every frame but the first, in order")
     }
 
+    @Test("a move repeating an earlier move elsewhere is replayed by the differ: the same patches as planned afresh",
+          arguments: [1, 2, 3])
+    func replayedMoves(scale: Int) {
+        let animation = TestAnimation.slidingDot(count: 4, diameter: 6 * scale, steps: 4, background: scale == 2 ? [20, 20, 24] : nil)
+        func patches(recordedPixelLimit: Int) -> [FramePatch] {
+            var differ = FrameDiffer(width: animation.width, height: animation.height, matte: Matte(red: 255, green: 255, blue: 255),
+                                     loops: true, recordedPixelLimit: recordedPixelLimit)
+            var patches: [FramePatch] = []
+            for (index, frame) in animation.frames.enumerated() {
+                let box = index == 0 ? (0, 0, animation.width, animation.height)
+                    : Self.changedBox(from: animation.frames[index - 1].pixels, to: frame.pixels, width: animation.width)
+                let rect = PixelRect(x: box.0, y: box.1, width: box.2, height: box.3)
+                if let patch = differ.add(frame.pixels, changedWithin: rect, delayMilliseconds: frame.delayMilliseconds) {
+                    patches.append(patch)
+                }
+            }
+            if let patch = differ.finish() { patches.append(patch) }
+            return patches
+        }
+        let replayed = patches(recordedPixelLimit: 1 << 16), planned = patches(recordedPixelLimit: 0)
+        #expect(replayed.count == planned.count)
+        for (a, b) in zip(replayed, planned) {
+            #expect(a.rect == b.rect && a.disposal == b.disposal && a.delayMilliseconds == b.delayMilliseconds && a.pixels == b.pixels)
+        }
+        #expect(planned.allSatisfy { $0.sameAs == nil })
+        let replays = replayed.indices.filter { replayed[$0].sameAs != nil }
+        #expect(replays.count >= 4, "the moves after the first are replayed")
+        for index in replays {
+            #expect(replayed[index].pixels == replayed[replayed[index].sameAs ?? 0].pixels, "a replay says which patch it repeats")
+        }
+        // The encoder gives the same file with and without replays.
+        func encode(rememberedPixelLimit: Int) -> [UInt8] {
+            let encoder = GIFEncoder()
+            encoder.rememberedPixelLimit = rememberedPixelLimit
+            return encoder.encode(width: animation.width, height: animation.height, plays: 0, matte: (255, 255, 255),
+                                  frameCount: animation.frames.count, frameAt: { animation.frames[$0] },
+                                  changedBoxAt: { Self.changedBox(from: animation.frames[$0 - 1].pixels, to: animation.frames[$0].pixels, width: animation.width) })
+        }
+        #expect(encode(rememberedPixelLimit: 1 << 16) == encode(rememberedPixelLimit: 0))
+    }
+
     /// The smallest box holding the pixels whose bytes differ, of no area when none do.
     static func changedBox(from old: [UInt8], to new: [UInt8], width: Int) -> (x: Int, y: Int, width: Int, height: Int) {
         let changed = stride(from: 0, to: new.count, by: 4).filter { old[$0..<$0 + 4] != new[$0..<$0 + 4] }.map { ($0 / 4 % width, $0 / 4 / width) }
