@@ -53,9 +53,6 @@ typealias PatchPixel = UInt32
 
 extension PatchPixel {
     static let keptMark: PatchPixel = 0x0100_0000
-    /// A value that no patch pixel has (its high byte is neither 0,
-    /// `keptMark`'s nor 0xFF): where a loop over runs of one value starts.
-    static let noPixel: PatchPixel = 0x0200_0000
 
     /// An opaque pixel that the screen already shows.
     @inline(__always)
