@@ -44,6 +44,29 @@ struct Matte {
     }
 }
 
+/// `Matte.composite` of pixels in turn, the last one remembered: neighbouring
+/// pixels often have the same bytes (a background, a fill).
+struct Compositor {
+    let matte: Matte
+    private var lastInput: UInt32 = 0
+    /// The composite of `lastInput` (that of 0 is clear).
+    private var lastPixel = CanvasPixel.clear
+
+    init(matte: Matte) {
+        self.matte = matte
+    }
+
+    /// The canvas pixel for an input pixel's four bytes, loaded as they lie in memory.
+    @inline(__always)
+    mutating func composite(_ input: UInt32) -> CanvasPixel {
+        if input != lastInput {
+            lastInput = input
+            lastPixel = matte.composite(input.littleEndian)
+        }
+        return lastPixel
+    }
+}
+
 /// A pixel of a frame's rectangle, as `FrameDiffer` hands it to the writer:
 /// a canvas pixel, except that an opaque pixel already on screen (left by
 /// the frames before) carries `keptMark` instead of 0xFF as its high byte.
@@ -53,9 +76,6 @@ typealias PatchPixel = UInt32
 
 extension PatchPixel {
     static let keptMark: PatchPixel = 0x0100_0000
-    /// A value that no patch pixel has (its high byte is neither 0,
-    /// `keptMark`'s nor 0xFF): where a loop over runs of one value starts.
-    static let noPixel: PatchPixel = 0x0200_0000
 
     /// An opaque pixel that the screen already shows.
     @inline(__always)

@@ -271,8 +271,9 @@ struct FrameDiffer {
     private mutating func start(with input: [UInt8], delay: Int) {
         input.withUnsafeBytes { bytes in
             target.withUnsafeMutableBufferPointer { target in
+                var compositor = Compositor(matte: matte)
                 for index in target.indices {
-                    target[index] = matte.composite(bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self).littleEndian)
+                    target[index] = compositor.composite(bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
                 }
             }
         }
@@ -288,8 +289,8 @@ struct FrameDiffer {
     /// opaque to transparent (nil when none).
     ///
     /// The target is always the previous input composited, so a pixel whose
-    /// input bytes did not change is the target's; and neighbouring pixels
-    /// often have the same bytes, so each composite is remembered for the next.
+    /// input bytes did not change is the target's; and a `Compositor`
+    /// remembers each composite for the next pixel.
     private mutating func compositeIntoScratch(_ input: [UInt8], over box: PixelRect) -> (changed: PixelRect?, cleared: PixelRect?) {
         if scratch.count < box.area {
             scratch = [CanvasPixel](repeating: .clear, count: box.area)
@@ -301,8 +302,7 @@ struct FrameDiffer {
                     target.withUnsafeBufferPointer { target in
                         guard let bytes = bytes.baseAddress, let previous = previous.baseAddress,
                               let scratch = scratch.baseAddress, let target = target.baseAddress else { return }
-                        // composite(0) is clear.
-                        var lastInput: UInt32 = 0, lastPixel = CanvasPixel.clear
+                        var compositor = Compositor(matte: matte)
                         for row in 0..<box.height {
                             let y = box.y + row, start = y * width + box.x
                             let input = bytes + 4 * start, before = previous + 4 * start
@@ -314,15 +314,12 @@ struct FrameDiffer {
                                     new[x] = old[x]
                                     continue
                                 }
-                                if raw != lastInput {
-                                    lastInput = raw
-                                    lastPixel = matte.composite(raw.littleEndian)
-                                }
-                                new[x] = lastPixel
-                                if lastPixel != old[x] {
+                                let pixel = compositor.composite(raw)
+                                new[x] = pixel
+                                if pixel != old[x] {
                                     first = min(first, x)
                                     last = x
-                                    if !lastPixel.isOpaque {
+                                    if !pixel.isOpaque {
                                         firstCleared = min(firstCleared, x)
                                         lastCleared = x
                                     }

@@ -31,8 +31,9 @@ struct PatchColorReader {
     /// The runs of pixels not drawn, before they are copied out at their count.
     private var undrawnRuns: [Range<Int>] = []
 
-    /// The colours of `patch`. A run of one pixel value needs one look; each
-    /// pixel only gets its run's code.
+    /// The colours of `patch`. A run of one pixel value needs one look; the
+    /// rest of the run is only compared with it, four pixels at a time, and
+    /// given its code.
     mutating func read(_ patch: FramePatch) -> PatchColors {
         table.removeAll()
         undrawnRuns.removeAll(keepingCapacity: true)
@@ -41,45 +42,44 @@ struct PatchColorReader {
         let codes = [UInt8](unsafeUninitializedCapacity: pixelCount) { codes, initialized in
             patch.pixels.withUnsafeBufferPointer { pixels in
                 counts.withUnsafeMutableBufferPointer { counts in
-                    // The run that `value` started at `runStart`: its colour's
-                    // position (nil when not drawn) and code.
-                    var value = PatchPixel.noPixel, runStart = 0, runColor: Int?, code: UInt8 = 0
-                    for position in 0..<pixelCount {
-                        let pixel = pixels[position]
-                        if pixel != value {
-                            if let runColor {
-                                counts[runColor] += position - runStart
-                            } else if position > 0 {
-                                undrawnRuns.append(runStart..<position)
+                    guard let pixels = pixels.baseAddress, let codes = codes.baseAddress else { return }
+                    var runStart = 0
+                    while runStart < pixelCount {
+                        let pixel = pixels[runStart]
+                        // The run's colour's position (nil when not drawn) and code.
+                        var runColor: Int?, code: UInt8 = 0
+                        if pixel.mustDraw {
+                            let known = table.count
+                            guard let found = table.insert(pixel.rgb) else {
+                                overflowed = true
+                                break
                             }
-                            value = pixel
-                            runStart = position
-                            runColor = nil
-                            code = 0
-                            if pixel.mustDraw {
-                                let known = table.count
-                                guard let found = table.insert(pixel.rgb) else {
-                                    overflowed = true
-                                    break
-                                }
-                                if table.count > known {
-                                    counts[found] = 0
-                                }
-                                runColor = found
-                                code = UInt8(truncatingIfNeeded: found)
-                            } else if pixel.isKept {
-                                hasKeptPixels = true
-                            } else {
-                                hasTransparentPixels = true
+                            if table.count > known {
+                                counts[found] = 0
                             }
+                            runColor = found
+                            code = UInt8(truncatingIfNeeded: found)
+                        } else if pixel.isKept {
+                            hasKeptPixels = true
+                        } else {
+                            hasTransparentPixels = true
                         }
-                        codes[position] = code
-                    }
-                    guard !overflowed else { return }
-                    if let runColor {
-                        counts[runColor] += pixelCount - runStart
-                    } else if pixelCount > 0 {
-                        undrawnRuns.append(runStart..<pixelCount)
+                        var end = runStart
+                        let four = SIMD4(repeating: pixel), fourCodes = UInt32(code) &* 0x0101_0101
+                        while end + 4 <= pixelCount && UnsafeRawPointer(pixels + end).loadUnaligned(as: SIMD4<PatchPixel>.self) == four {
+                            UnsafeMutableRawPointer(codes + end).storeBytes(of: fourCodes, as: UInt32.self)
+                            end += 4
+                        }
+                        while end < pixelCount && pixels[end] == pixel {
+                            codes[end] = code
+                            end += 1
+                        }
+                        if let runColor {
+                            counts[runColor] += end - runStart
+                        } else {
+                            undrawnRuns.append(runStart..<end)
+                        }
+                        runStart = end
                     }
                 }
             }

@@ -49,6 +49,40 @@ struct ColorReadingTests {
         #expect(drawnOnly.codes == [0, 0] && drawnOnly.undrawnRuns.isEmpty && !drawnOnly.hasKeptPixels && !drawnOnly.hasTransparentPixels)
     }
 
+    @Test("runs of every length, four pixels at a time and the rest one by one, read as pixel by pixel")
+    func runsOfEveryLength() {
+        var random = SplitMix64(seed: 11)
+        let values: [PatchPixel] = [.clear, 0xFF00_00FF, 0xFFFF_0000, .kept(0xFF00_00FF), .kept(0xFF00_FF00), 0xFF12_3456]
+        var reader = PatchColorReader()
+        for _ in 0..<200 {
+            var pixels: [PatchPixel] = []
+            while pixels.count < 60 {
+                let value = values[Int(random.next() % UInt64(values.count))]
+                pixels += repeatElement(value, count: 1 + Int(random.next() % 13))
+            }
+            // Pixel by pixel: a drawn colour's code is its place in the order
+            // first drawn; a run not drawn ends where the value changes.
+            var colors: [(rgb: UInt32, pixels: Int)] = [], codes: [UInt8] = [], undrawnRuns: [Range<Int>] = []
+            for (position, pixel) in pixels.enumerated() {
+                var code = 0
+                if pixel.mustDraw {
+                    code = colors.firstIndex { $0.rgb == pixel.rgb } ?? colors.count
+                    if code == colors.count { colors.append((pixel.rgb, 0)) }
+                    colors[code].pixels += 1
+                } else if position == 0 || pixels[position - 1] != pixel {
+                    undrawnRuns.append(position..<position + 1)
+                } else {
+                    undrawnRuns[undrawnRuns.count - 1] = undrawnRuns[undrawnRuns.count - 1].lowerBound..<position + 1
+                }
+                codes.append(UInt8(code))
+            }
+            let read = reader.read(FramePatch(rect: PixelRect(x: 0, y: 0, width: pixels.count, height: 1), disposal: .keep, delayMilliseconds: 20, pixels: pixels))
+            #expect(read.colors.map(\.rgb) == colors.map(\.rgb) && read.colors.map(\.pixels) == colors.map(\.pixels))
+            #expect(read.codes == codes && read.undrawnRuns == undrawnRuns)
+            #expect(read.hasKeptPixels == pixels.contains { $0.isKept } && read.hasTransparentPixels == pixels.contains(.clear))
+        }
+    }
+
     @Test("a patch of more colours than a palette holds overflows")
     func overflow() {
         let pixels = (0..<PatchPixel(257)).map { CanvasPixel.opaqueBits | $0 }

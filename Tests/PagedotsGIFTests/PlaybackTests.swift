@@ -33,6 +33,19 @@ func expectPlaysBack(
 
 @Suite("Frames read back with giflib show the input over the matte")
 struct PlaybackTests {
+    @Test("a compositor gives each pixel the matte's composite, the same pixel twice in a row too")
+    func compositor() {
+        var random = SplitMix64(seed: 5)
+        let matte = Matte(red: 12, green: 200, blue: 99)
+        var compositor = Compositor(matte: matte)
+        // Few values, so that neighbours often repeat; 0 among them (the compositor starts as if after it).
+        let values: [UInt32] = [0, 0xFF10_2030, 0x8040_5060, 0x0011_2233, 0x01FF_FFFF, 0xFE00_0000]
+        for _ in 0..<500 {
+            let input = values[Int(random.next() % UInt64(values.count))]
+            #expect(compositor.composite(input) == matte.composite(input.littleEndian))
+        }
+    }
+
     @Test("a dot sliding along a row of dots, at 1x, 2x and 3x sizes", arguments: [(6, 5), (12, 4), (18, 3)])
     func slidingDot(diameter: Int, count: Int) throws {
         let read = try expectPlaysBack(.slidingDot(count: count, diameter: diameter, steps: 5))
