@@ -66,13 +66,6 @@ struct RegionKey: Hashable {
         var digest: UInt64 = 0xcbf2_9ce4_8422_2325
         let scale: Int, left: Int, top: Int
 
-        init(buffer: UnsafeMutableBufferPointer<Int64>, scale: Int, left: Int, top: Int) {
-            self.buffer = buffer
-            self.scale = scale
-            self.left = left
-            self.top = top
-        }
-
         mutating func add(_ word: Int64) {
             precondition(count < buffer.count, "RegionKey.wordCount(of:) counts every word")
             buffer.initializeElement(at: count, to: word)
