@@ -137,7 +137,7 @@ struct FrameDiffer {
             }
         }
         if let pendingRect = pending.changed, let (step, dx, dy) = recordedStep(startingFrom: input, box: box, pending: pendingRect) {
-            return replay(step, movedBy: dx, dy, delay: delay)
+            return replay(step, movedBy: dx, dy, pendingDelay: pending.delayMilliseconds, delay: delay)
         }
         let (changed, cleared) = compositeIntoScratch(input, over: box)
         guard let changed else {
@@ -227,13 +227,12 @@ struct FrameDiffer {
 
     /// Does what `step` did, moved by (`dx`, `dy`) (docs for `Step`), the
     /// frame taking the pending one's place with `delay`; hands out the
-    /// pending frame as `step` did its own.
-    private mutating func replay(_ step: Step, movedBy dx: Int, _ dy: Int, delay: Int) -> FramePatch {
-        let (_, pendingDelay) = pending ?? (nil, 0)
+    /// pending frame, which lasts `pendingDelay`, as `step` did its own.
+    private mutating func replay(_ step: Step, movedBy dx: Int, _ dy: Int, pendingDelay: Int, delay: Int) -> FramePatch {
         let box = step.box.moved(by: dx, dy), rect = step.patch.rect.moved(by: dx, dy)
         show(rect, clearing: step.patch.disposal == .clear)
         step.pixels.withUnsafeBytes { stored in
-            let composited = stored.baseAddress! + 4 * (step.reach.area + box.area + step.pending.area)
+            let composited = stored.baseAddress! + 4 * (step.reach.area + step.box.area + step.pending.area)
             target.withUnsafeMutableBytes { Self.copy(box, width: width, from: composited, packed: true, to: $0.baseAddress!) }
         }
         pending = (step.nextPending?.moved(by: dx, dy), delay)
