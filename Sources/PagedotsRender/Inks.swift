@@ -54,8 +54,12 @@ struct Inks: Hashable {
         }
         add(drawing.background)
         add(drawing.items)
-        colors.sort()
-        self.colors = overflowed ? [] : colors
+        if overflowed {
+            colors.removeAll()
+        } else {
+            colors.sort()
+        }
+        self.colors = colors
     }
 
     /// The straight `0x00BBGGRR` colour of a premultiplied pixel whose
