@@ -74,6 +74,10 @@ import TestSupport
             case .textList:
                 #expect(schema["type"] as? String == "array", "\(name)")
                 #expect(object["style"] as? String == "form" && object["explode"] as? Bool == false, "\(name)")
+            case .dateTime:
+                #expect(schema["pattern"] as? String == Parameter.dateTimePattern, "\(name)")
+            case .period, .timeZone:
+                #expect(schema["type"] as? String == "string" && schema["pattern"] is String, "\(name)")
             }
             if case .value(let text) = row.defaultValue {
                 let documented = try #require(schema["default"], "\(name) has no default")

@@ -7,6 +7,8 @@ extension BuilderPage {
     /// The fieldsets of the form, in order.
     enum Group: String, CaseIterable {
         case pages = "Pages"
+        /// The page from the clock: `start`, `every`, `tz`, and what page that is now.
+        case calendar = "Calendar"
         case look = "Look"
         case colors = "Colors"
         case theme = "Theme"
@@ -20,6 +22,7 @@ extension BuilderPage {
     static func group(of name: ParameterName) -> Group {
         switch name {
         case .pages, .current: .pages
+        case .start, .every, .tz: .calendar
         case .style, .shape, .fill, .stroke, .visible, .progress, .labels: .look
         case .color, .inactive, .bg, .colors: .colors
         case .theme, .darkcolor, .darkinactive, .darkbg: .theme
@@ -67,6 +70,8 @@ extension BuilderPage {
         case .colorList, .textList:
             let colorList = parameter.kind == .textList ? "" : " data-color"
             control = "<input \(common) type=\"text\" data-list\(colorList) value=\"\(initial.escapedForHTML)\" placeholder=\"\(parameter.placeholder.escapedForHTML)\">"
+        case .dateTime, .period, .timeZone:
+            control = "<input \(common) type=\"text\" spellcheck=\"false\" value=\"\(initial.escapedForHTML)\" placeholder=\"\(parameter.placeholder.escapedForHTML)\">"
         }
         return "<div class=\"field\" \(box)><label for=\"p-\(name)\">\(name)</label>\(control)<small>\(hint.escapedForHTML)</small></div>"
     }
@@ -99,7 +104,13 @@ extension Parameter {
     var placeholder: String {
         switch defaultValue {
         case .required: "required"
-        case .none: kind == .textList ? "e.g. Home,Feed,Profile" : "e.g. FF3B30,34C759,007AFF"
+        case .none:
+            switch kind {
+            case .textList: "e.g. Home,Feed,Profile"
+            case .dateTime: "e.g. 2025-12-01 or 2025-12-01T09:00"
+            case .period: "e.g. 1d, 12h, 90m, 1w"
+            default: "e.g. FF3B30,34C759,007AFF"
+            }
         case .value(let text): text
         case .derived(let words): words
         }
