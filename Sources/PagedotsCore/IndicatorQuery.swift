@@ -42,6 +42,11 @@ public struct PathOptions: Hashable, Sendable {
         self.format = format
         self.scale = scale
     }
+
+    /// The parameters the suffix sets: the URL's own, like those of its query (they override presets).
+    public var parameters: [ParameterName] {
+        (format == nil ? [] : [.format]) + (scale == nil ? [] : [.scale])
+    }
 }
 
 /// Parses image URLs: the path suffix and the query string (docs/parameters.md).
