@@ -32,14 +32,30 @@ extension BuilderPage {
         }
     }
 
-    /// Every fieldset: the table's parameters by group. The script hides a
-    /// fieldset whose controls are all unused (the animation's, for a still image).
+    /// Every fieldset: the operator's presets (filled by the script from
+    /// `/presets.json`, hidden when there are none), then the table's
+    /// parameters by group, the calendar's with the line that says which page
+    /// is current now. The script hides a fieldset whose controls are all
+    /// unused (the animation's, for a still image).
     static var controls: String {
-        Group.allCases.map { group in
+        let groups = Group.allCases.map { group in
             let fields = Parameter.all.filter { Self.group(of: $0.name) == group }.map { field(for: $0) }
-            return "<fieldset><legend>\(group.rawValue)</legend>\n\(fields.joined(separator: "\n"))\n</fieldset>"
-        }.joined(separator: "\n")
+            let extra = group == .calendar ? [calendarStatus] : []
+            return "<fieldset><legend>\(group.rawValue)</legend>\n\((fields + extra).joined(separator: "\n"))\n</fieldset>"
+        }
+        return ([presetChoice] + groups).joined(separator: "\n")
     }
+
+    /// The choice of a preset: `preset=NAME` in the URL, the controls set to its values.
+    static let presetChoice = """
+        <fieldset><legend>Preset</legend>
+        <div class="field" hidden><label for="preset-choice">preset</label><select id="preset-choice"><option value="">none</option></select>\
+        <small>one of this service's looks (/presets.json): the URL names it and adds only what differs</small></div>
+        </fieldset>
+        """
+
+    /// Where the script says, for a calendar URL, which page shows now and when that changes.
+    static let calendarStatus = #"<p id="calendar-status" class="note" aria-live="polite" hidden></p>"#
 
     /// One labelled control, in a box that says when the parameter is used.
     static func field(for parameter: Parameter) -> String {
