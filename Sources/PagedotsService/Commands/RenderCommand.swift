@@ -30,15 +30,10 @@ enum RenderCommand {
             }
         }
         guard let target else { return PagedotsCommand.fail("render needs a QUERY, like 'pages=5&current=2'") }
-        var configuration: ServiceConfiguration
-        switch CommandLineOption.configuration(arguments: flags, environment: { _ in nil }) {
+        let configuration: ServiceConfiguration
+        switch CommandLineOption.configurationWithPresets(arguments: flags, environment: { _ in nil }) {
         case .success(let value): configuration = value
         case .failure(let error): return PagedotsCommand.fail(error.message)
-        }
-        do {
-            try configuration.loadPresets()
-        } catch {
-            return PagedotsCommand.fail(error.description)
         }
         let (path, query) = IndicatorQuery.split(target: Substring(target))
         let request: IndicatorRequest

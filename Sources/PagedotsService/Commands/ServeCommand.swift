@@ -5,15 +5,10 @@ import PagedotsCore
 /// `pagedots serve`: runs the HTTP service until SIGTERM or SIGINT.
 enum ServeCommand {
     static func run(_ arguments: [String]) -> Int32 {
-        var configuration: ServiceConfiguration
-        switch CommandLineOption.configuration(arguments: arguments) {
+        let configuration: ServiceConfiguration
+        switch CommandLineOption.configurationWithPresets(arguments: arguments) {
         case .success(let value): configuration = value
         case .failure(let error): return PagedotsCommand.fail(error.message)
-        }
-        do {
-            try configuration.loadPresets()
-        } catch {
-            return PagedotsCommand.fail(error.description)
         }
         // Block the stop signals, and SIGHUP, in every thread the server
         // starts; one thread waits for them: a stop begins the drain, SIGHUP

@@ -173,6 +173,23 @@ public struct CommandLineOption: Sendable {
         return .success(config)
     }
 
+    /// `configuration(arguments:environment:)` with its presets file read
+    /// (`loadPresets`): what `serve` and `render` start from.
+    public static func configurationWithPresets(
+        arguments: [String],
+        environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }
+    ) -> Result<ServiceConfiguration, OptionError> {
+        configuration(arguments: arguments, environment: environment).flatMap { configuration in
+            var configuration = configuration
+            do throws(PresetsFileError) {
+                try configuration.loadPresets()
+            } catch {
+                return .failure(OptionError(message: error.description))
+            }
+            return .success(configuration)
+        }
+    }
+
     /// The `--help` text for these options (the hidden ones left out).
     public static var helpText: String {
         let shown = all.filter { !$0.isHidden }
