@@ -89,6 +89,9 @@ func runPagedots(_ arguments: [String], environment: [String: String] = [:]) thr
         let compressed = try Self.get(client, "/presets.json", headers: ["Accept-Encoding: gzip"])
         #expect(compressed.header("content-encoding") == "gzip" && compressed.header("etag") == String(tag.dropLast()) + "-gz\"")
         #expect(gunzip(compressed.body) == document.body)
+        let metrics = try MetricsSnapshot(client: client)
+        #expect(metrics[#"pagedots_requests_total{route="presets",status="200"}"#] == 2)
+        #expect(metrics[#"pagedots_requests_total{route="presets",status="304"}"#] == 1)
 
         let none = try ServerProcess()
         defer { none.stop() }
