@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The builder page in headless Chromium (Selenium, Debian's chromium-driver).
 
-Usage: check-page.py BASE_URL SCREENSHOT.png
+Usage: check-page.py BASE_URL SCREENSHOT.png PRESETS_BASE_URL
 
 Loads BASE_URL/ from a running pagedots, changes controls as a person would,
 and checks that the previews (light and dark) and the snippets follow (the
@@ -11,7 +11,11 @@ broken image, and that the page logs nothing to the console but the 400s it
 was made to cause; that choosing GIF or APNG shows the animation's controls,
 plays the animation in the previews (images that load) and notes beside the
 email snippet what Outlook for Windows shows and how to keep in step with a
-carousel GIF. Ends with a screenshot of the page as it first appears. Prints one line per check
+carousel GIF; that a calendar URL (start, every) hides current and says
+which page shows now and when that changes (both servers' clocks stand at
+2025-03-03T10:00Z); and, on PRESETS_BASE_URL (a server with presets), that
+choosing a preset sets the controls and the URL names it and adds only what
+differs. Ends with a screenshot of the page as it first appears. Prints one line per check
 and `N passed, N failed`; exits 1 if anything failed.
 """
 import base64
@@ -21,9 +25,10 @@ from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-BASE, SCREENSHOT = sys.argv[1].rstrip("/"), sys.argv[2]
+BASE, SCREENSHOT, PRESETS_BASE = sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3].rstrip("/")
 results = []
 
 
@@ -61,6 +66,10 @@ def wait_for(what, condition):
 
 def type_into(name, text):
     field = find("p-" + name)
+    if not text:
+        # Emptied with keys, so that the page hears an input event (clear() fires none).
+        field.send_keys(Keys.CONTROL + "a", Keys.BACKSPACE)
+        return
     field.clear()
     field.send_keys(text)
 
@@ -200,9 +209,51 @@ try:
              lambda d: value("url") == BASE + "/indicator?pages=4&current=1&style=pill&scale=2"
              and not animation_group().is_displayed() and not find("animation-note").is_displayed())
 
+    # The calendar: the page comes from the clock (2025-03-03T10:00Z; day 3 began at 09:00 Berlin time).
+    check("without presets, the Preset group is hidden",
+          not driver.find_element(By.XPATH, "//fieldset[legend='Preset']").is_displayed())
+    driver.get(BASE + "/#pages=7&start=2025-03-01T09:00&every=1d&tz=Europe/Berlin&style=pill")
+    wait_for("a calendar URL: start, every and tz in the URL, current left out",
+             lambda d: value("url") == BASE + "/indicator?pages=7&start=2025-03-01T09:00&every=1d&tz=Europe/Berlin&style=pill")
+    check("the current control hides (the clock chooses the page)", not find("p-current").is_displayed())
+    wait_for("the calendar line says page 3 of 7 is current now and when caches ask again",
+             lambda d: find("calendar-status").is_displayed()
+             and find("calendar-status").text.startswith("Now page 3 of 7 (current=2). Caches ask again at ")
+             and "in 22 h 0 min" in find("calendar-status").text)
+    check("the alt text names no page", 'alt="Page indicator of 7 pages"' in value("img-snippet"))
+    type_into("start", "2025-02-01")
+    wait_for("after the last page: the image no longer changes",
+             lambda d: find("calendar-status").text.startswith("Now page 7 of 7 (current=6). That is the last page"))
+    type_into("every", "1y")
+    wait_for("a bad every shows the service's 400 line",
+             lambda d: find("error").is_displayed() and find("error").text.startswith("400: every: must be")
+             and not find("calendar-status").is_displayed())
+    type_into("start", "")
+    type_into("every", "")
+    wait_for("without start, current is back and the calendar line hides",
+             lambda d: find("p-current").is_displayed() and not find("calendar-status").is_displayed()
+             and value("url") == BASE + "/indicator?pages=7&tz=Europe/Berlin&style=pill" and find("preview").is_displayed())
+
+    # Presets, on the server that has them.
+    driver.get(PRESETS_BASE + "/")
+    wait_for("with presets, the Preset group offers them",
+             lambda d: driver.find_element(By.XPATH, "//fieldset[legend='Preset']").is_displayed()
+             and [o.get_attribute("value") for o in Select(find("preset-choice")).options] == ["", "advent", "brand"])
+    Select(find("preset-choice")).select_by_value("brand")
+    wait_for("choosing brand: the URL names it and adds only the page",
+             lambda d: value("url") == PRESETS_BASE + "/indicator?preset=brand&pages=5&current=2" and previews_loaded("preset=brand"))
+    check("and the controls show the preset's colour", value("p-color") == "ff2d55")
+    type_into("color", "34c759")
+    wait_for("a colour of one's own overrides the preset's", lambda d: value("url").endswith("?preset=brand&pages=5&current=2&color=34c759"))
+    driver.get(PRESETS_BASE + "/#preset=advent&style=bar")
+    wait_for("a #query that names a calendar preset: its page now, from the clock",
+             lambda d: value("url") == PRESETS_BASE + "/indicator?preset=advent&style=bar"
+             and find("calendar-status").text.startswith("Now page 1 of 24 (current=0). Caches ask again at ")
+             and "when the page changes or the calendar starts" in find("calendar-status").text)
+
     # Nothing in the console but the 400s caused on purpose (Chromium reports them as network errors).
     entries = driver.get_log("browser")
-    deliberate = ("stroke=9", "theme=auto")
+    deliberate = ("stroke=9", "theme=auto", "every=1y")
     unexpected = [entry for entry in entries
                   if not (any(cause in entry["message"] for cause in deliberate) and "400" in entry["message"])
                   and entry["level"] in ("SEVERE", "WARNING")]

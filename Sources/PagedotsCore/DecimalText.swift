@@ -8,11 +8,16 @@ enum DecimalText {
     /// ASCII digits only, at least one (`05` is 5; no sign, point or space),
     /// capped at `integerCeiling`; nil for anything else.
     static func integer(_ bytes: some Collection<UInt8>) -> Int? {
+        integer(bytes, ceiling: Int64(integerCeiling)).map { Int($0) }
+    }
+
+    /// The same, capped at `ceiling` instead (which must be far from `Int64.max`).
+    static func integer(_ bytes: some Collection<UInt8>, ceiling: Int64) -> Int64? {
         guard !bytes.isEmpty else { return nil }
-        var value = 0
+        var value: Int64 = 0
         for byte in bytes {
             guard let digit = digitValue(byte) else { return nil }
-            value = min(value * 10 + digit, integerCeiling)
+            value = min(value * 10 + Int64(digit), ceiling)
         }
         return value
     }

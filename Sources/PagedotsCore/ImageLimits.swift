@@ -43,7 +43,7 @@ public enum ImageLimits {
 
     /// `round(points × scale)`, half up, as the renderer sizes its canvas;
     /// kept in `Double` so that nothing overflows.
-    private static func pixels(_ points: Size, scale: Int) -> (width: Double, height: Double) {
+    static func pixels(_ points: Size, scale: Int) -> (width: Double, height: Double) {
         ((points.width * Double(scale)).rounded(.toNearestOrAwayFromZero),
          (points.height * Double(scale)).rounded(.toNearestOrAwayFromZero))
     }

@@ -4,10 +4,18 @@ public struct IndicatorRequest: Hashable, Sendable {
     /// Unknown parameter names, each once, in order of first appearance, as
     /// spelled in the URL (still percent-encoded): the `X-Ignored-Parameters` list.
     public var ignoredParameters: [String]
+    /// For a calendar URL (`start` and `every`): the page it showed when
+    /// parsed (`spec.current`) and when that changes; nil for other URLs.
+    public var calendar: CalendarPosition?
+    /// Pixels the image writes, width × height × frames (one frame for a
+    /// still image; frames as `ImageLimits` counts them): what drawing it costs.
+    public var pixelFrames: Int
 
-    public init(spec: IndicatorSpec, ignoredParameters: [String] = []) {
+    public init(spec: IndicatorSpec, ignoredParameters: [String] = [], calendar: CalendarPosition? = nil, pixelFrames: Int = 0) {
         self.spec = spec
         self.ignoredParameters = ignoredParameters
+        self.calendar = calendar
+        self.pixelFrames = pixelFrames
     }
 }
 
@@ -33,6 +41,11 @@ public struct PathOptions: Hashable, Sendable {
     public init(format: ImageFormat? = nil, scale: Int? = nil) {
         self.format = format
         self.scale = scale
+    }
+
+    /// The parameters the suffix sets: the URL's own, like those of its query (they override presets).
+    public var parameters: [ParameterName] {
+        (format == nil ? [] : [.format]) + (scale == nil ? [] : [.scale])
     }
 }
 
@@ -77,13 +90,19 @@ public enum IndicatorQuery {
 
     /// Validates a raw (percent-encoded, without `?`) query string under a
     /// path's options: every parameter in the table's order, so the first
-    /// bad one is always the one reported, then the image limits.
-    public static func parse(query: Substring, options: PathOptions = PathOptions()) throws(ParameterError) -> IndicatorRequest {
+    /// bad one is always the one reported, then the image limits. A calendar
+    /// URL's page is the one current at `calendar.now`.
+    public static func parse(
+        query: Substring, options: PathOptions = PathOptions(), calendar: CalendarContext = CalendarContext()
+    ) throws(ParameterError) -> IndicatorRequest {
         let pairs = QueryPairs(query)
-        var builder = IndicatorSpecBuilder(options: options)
+        var builder = IndicatorSpecBuilder(options: options, calendar: calendar)
         for index in Parameter.all.indices {
             try builder.apply(parameterAt: index, pairs.value(at: index))
         }
-        return IndicatorRequest(spec: try builder.finish(), ignoredParameters: pairs.ignored)
+        let spec = try builder.finish()
+        return IndicatorRequest(
+            spec: spec, ignoredParameters: pairs.ignored, calendar: builder.calendarPosition, pixelFrames: builder.pixelFrames
+        )
     }
 }

@@ -36,6 +36,8 @@ extension IndicatorSpec {
         switch name {
         case .pages: pages = defaults.pages
         case .current: current = defaults.current
+        // They choose `current`, which holds what they chose.
+        case .start, .every, .tz: break
         case .style: style = defaults.style
         case .color: color = defaults.color
         case .colors:

@@ -3,6 +3,16 @@
 struct IndicatorSpecBuilder {
     private var spec = IndicatorSpec(pages: 1)
     private let options: PathOptions
+    private let calendar: CalendarContext
+    private var currentGiven = false
+    /// `start` and `every`, once read.
+    private var start: StartTime?
+    private var period: PagePeriod?
+    /// A calendar URL's page now and its next change, once `tz` is known.
+    private(set) var calendarPosition: CalendarPosition?
+    /// Pixels the image writes over all its frames (one frame for a still),
+    /// known once `finish` has checked the limits.
+    private(set) var pixelFrames = 0
     private var colorGiven = false
     /// `colors` as given.
     private var givenColors: [RGBA]?
@@ -18,9 +28,11 @@ struct IndicatorSpecBuilder {
     /// keep) a `width` or `height` written as the exact fitted size.
     private static let lengthResolution = 1e6
 
-    /// Starts from the defaults and what the path's suffix fixes.
-    init(options: PathOptions) {
+    /// Starts from the defaults and what the path's suffix fixes; a
+    /// calendar URL's page is chosen for `calendar`'s time.
+    init(options: PathOptions, calendar: CalendarContext) {
         self.options = options
+        self.calendar = calendar
         spec.format = options.format ?? spec.format
         spec.scale = options.scale ?? spec.scale
     }
@@ -31,12 +43,24 @@ struct IndicatorSpecBuilder {
     /// for every row on every request.)
     mutating func apply(parameterAt index: Int, _ value: ParameterValue?) throws(ParameterError) {
         guard let value else {
-            if case .required = Parameter.all[index].defaultValue { throw .missing(Parameter.all[index]) }
+            let parameter = Parameter.all[index]
+            if case .required = parameter.defaultValue { throw .missing(parameter) }
+            if parameter.name == .every, start != nil { throw .missing(parameter, with: .start) }
+            if parameter.name == .tz { placeOnCalendar(in: .utc) }
             return
         }
         switch Parameter.all[index].name {
         case .pages: spec.pages = try value.integer()
-        case .current: spec.current = try value.integer(upTo: spec.pages - 1, note: "pages=\(spec.pages)")
+        case .current:
+            spec.current = try value.integer(upTo: spec.pages - 1, note: "pages=\(spec.pages)")
+            currentGiven = true
+        case .start:
+            if currentGiven { throw value.failure("not be given together with current (start and every choose the page)") }
+            start = try value.startTime()
+        case .every:
+            guard start != nil else { throw value.failure("be given only together with start") }
+            period = try value.period()
+        case .tz: placeOnCalendar(in: try value.timeZone(in: calendar.zones))
         case .style: spec.style = try value.choice(Style.self)
         case .color:
             spec.color = try value.color()
@@ -108,6 +132,15 @@ struct IndicatorSpecBuilder {
         }
     }
 
+    /// For a calendar URL (`start` and `every` given), makes the page current
+    /// now, in `zone`, the current one.
+    private mutating func placeOnCalendar(in zone: TimeZoneRules) {
+        guard let start, let period else { return }
+        let position = PageSchedule(pages: spec.pages, start: start, period: period, zone: zone).position(at: calendar.now)
+        spec.current = position.page
+        calendarPosition = position
+    }
+
     /// The finished spec: colours not given derived from those given, a
     /// default `transition` capped at `dwell`, parameters the style does not
     /// use reset, a fitted `width`/`height` dropped, and the image (and its
@@ -121,9 +154,12 @@ struct IndicatorSpecBuilder {
         if let height = spec.height, height <= minimum(fitted.height).lowerBound { spec.height = nil }
         let canvas = Size(width: spec.width ?? fitted.width, height: spec.height ?? fitted.height)
         try ImageLimits.check(canvas, scale: spec.scale, format: spec.format, style: spec.style)
+        let frames = spec.format.isAnimated ? AnimationTimeline(spec: spec).frameCount : 1
         if spec.format.isAnimated {
-            try ImageLimits.checkAnimation(frames: AnimationTimeline(spec: spec).frameCount, of: canvas, scale: spec.scale)
+            try ImageLimits.checkAnimation(frames: frames, of: canvas, scale: spec.scale)
         }
+        let (width, height) = ImageLimits.pixels(canvas, scale: spec.scale)
+        pixelFrames = Int(width * height) * frames
         return spec
     }
 

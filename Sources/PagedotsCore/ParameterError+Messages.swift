@@ -1,7 +1,7 @@
 /// Every message is one line in one of three forms:
 /// `<name>: must <what it allows>; got <what was sent>` (the value quoted as
 /// sent, or a count for lists; `<name>: item <n> must …` about one item of a
-/// list), `<name>: given more than once`, or `pages: required, <what it allows>`.
+/// list), `<name>: given more than once`, or `pages: required, <what it allows>` (`every: required with start, …`).
 extension ParameterError {
     /// `<name>: must <requirement>; got <got>`, or `<name>: item <n> must …`
     /// about one item of a list.
@@ -15,11 +15,12 @@ extension ParameterError {
         ParameterError(parameter: name.rawValue, description: "\(name.rawValue): given more than once")
     }
 
-    /// A required parameter that is absent.
-    static func missing(_ parameter: Parameter) -> ParameterError {
-        ParameterError(
+    /// A required parameter that is absent (required because `other` is given, if named).
+    static func missing(_ parameter: Parameter, with other: ParameterName? = nil) -> ParameterError {
+        let condition = other.map { " with \($0.rawValue)" } ?? ""
+        return ParameterError(
             parameter: parameter.name.rawValue,
-            description: "\(parameter.name.rawValue): required, \(parameter.kind.phrase())"
+            description: "\(parameter.name.rawValue): required\(condition), \(parameter.kind.phrase())"
         )
     }
 

@@ -1,9 +1,10 @@
 /// The name of an image parameter. The cases are in the table's order, which
 /// is also the order of validation: when several parameters are bad, the
 /// first one in this order is reported, so a URL always gets the same message.
-/// `width` and `height` come last because their minimum depends on all the others.
+/// `width` and `height` come last because their minimum depends on all the others;
+/// `start`, `every` and `tz` come before everything that depends on the current page.
 public enum ParameterName: String, CaseIterable, Sendable {
-    case pages, current, style, color, inactive, bg, size, spacing, padding, scale
+    case pages, current, start, every, tz, style, color, inactive, bg, size, spacing, padding, scale
     case direction, fill, stroke, shape, colors, format, visible, progress, labels
     case dwell, transition, effect, loop, fps, matte
     case theme, darkcolor, darkinactive, darkbg
@@ -30,6 +31,13 @@ public enum ParameterKind: Hashable, Sendable {
     /// Comma-separated texts; the value is split on its literal commas before
     /// each item is percent-decoded, so `%2C` is a comma inside an item.
     case textList
+    /// A date `YYYY-MM-DD`, or a date and time `YYYY-MM-DDTHH:MM`, that one
+    /// with an optional offset (`StartTime`).
+    case dateTime
+    /// A whole number and a unit, `m`, `h`, `d` or `w`, from 1m to 52w (`PagePeriod`).
+    case period
+    /// An IANA time zone name (`Europe/Berlin`).
+    case timeZone
 }
 
 /// A parameter's value when the URL leaves it out.
@@ -144,6 +152,12 @@ public struct Parameter: Hashable, Sendable {
             text = "\(count.lowerBound)…\(count.upperBound) colors, comma-separated"
         case .textList:
             text = "texts, comma-separated"
+        case .dateTime:
+            text = "YYYY-MM-DD or YYYY-MM-DDTHH:MM, optionally with Z or ±HH:MM"
+        case .period:
+            text = "1m…52w: a whole number and m, h, d or w"
+        case .timeZone:
+            text = "IANA time zone name"
         }
         if let unit { text += " (\(unit))" }
         if let rule { text += "; \(rule)" }
@@ -180,6 +194,15 @@ extension ParameterName {
         case .current:
             return row(.integer(0...999), .value("0"), rule: "less than pages",
                        "the current page, 0-based like UIPageControl.currentPage")
+        case .start:
+            return row(.dateTime, .none, rule: "not together with current; needs every",
+                       "when page 0 begins: the current page then follows the clock, one page per every")
+        case .every:
+            return row(.period, .none, rule: "needs start",
+                       "how long each page lasts: minutes and hours of elapsed time, days and weeks of the calendar in tz")
+        case .tz:
+            return row(.timeZone, .value("UTC"),
+                       "the time zone of a start without an offset, whose days every counts across daylight-saving changes")
         case .style:
             return row(.choice(Style.allCases.map(\.rawValue)), .value("dots"),
                        "how the row is drawn: dots, a pill for the current page, a segmented bar, a scrolling window, a progress capsule, or the page as text (3 / 7)")

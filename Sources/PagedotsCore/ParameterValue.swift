@@ -54,12 +54,16 @@ struct ParameterValue {
 
     /// One of the kind's words, case-insensitive, as `E`.
     func choice<E: RawRepresentable<String>>(_: E.Type) throws(ParameterError) -> E {
+        guard let value = E(rawValue: try word()) else { preconditionFailure("\(name) has a word that is no \(E.self)") }
+        return value
+    }
+
+    /// One of the kind's words, lowered.
+    private func word() throws(ParameterError) -> String {
         guard case .choice(let words) = kind else { preconditionFailure("\(name) is not a choice") }
         let word = String(asciiLowercased: try decoded(raw))
-        guard words.contains(word), let value = E(rawValue: word) else {
-            throw failure("be " + kind.phrase())
-        }
-        return value
+        guard words.contains(word) else { throw failure("be " + kind.phrase()) }
+        return word
     }
 
     /// A colour.
@@ -85,9 +89,13 @@ struct ParameterValue {
     /// The texts of a list, exactly `count` of them (`note` says why), none
     /// with a control character.
     func texts(count: Int, note: @autoclosure () -> String) throws(ParameterError) -> [String] {
+        try texts(allowed: count...count, note: note())
+    }
+
+    private func texts(allowed count: ClosedRange<Int>, note: @autoclosure () -> String?) throws(ParameterError) -> [String] {
         guard case .textList = kind else { preconditionFailure("\(name) is not a text list") }
         var texts: [String] = []
-        for (offset, item) in try items(count: count...count, noun: "label", note: note()).enumerated() {
+        for (offset, item) in try items(count: count, noun: "label", note: note()).enumerated() {
             let bytes = try decoded(item, item: offset + 1)
             guard !Self.hasControlCharacter(bytes) else {
                 throw failure("be text without control characters", item: offset + 1, got: item)
@@ -95,6 +103,53 @@ struct ParameterValue {
             texts.append(String(decoding: bytes, as: UTF8.self))
         }
         return texts
+    }
+
+    /// Checks the value on its own, as its kind and range allow (the rules
+    /// that tie it to other parameters aside; a list of texts may have up to
+    /// as many items as there may be pages), with the time zones of `zones`.
+    func check(zones: any TimeZoneSource) throws(ParameterError) {
+        switch kind {
+        case .integer, .multiple: _ = try integer()
+        case .decimal: _ = try decimal()
+        case .choice: _ = try word()
+        case .color: _ = try color()
+        case .colorList: _ = try colors()
+        case .textList: _ = try texts(allowed: 1...Self.maxItems, note: nil)
+        case .dateTime: _ = try startTime()
+        case .period: _ = try period()
+        case .timeZone: _ = try timeZone(in: zones)
+        }
+    }
+
+    /// The most items a list may have: one per page.
+    private static var maxItems: Int {
+        guard case .integer(let range) = ParameterName.pages.definition.kind else { return 1 }
+        return range.upperBound
+    }
+
+    /// When page 0 begins (`start`).
+    func startTime() throws(ParameterError) -> StartTime {
+        guard case .dateTime = kind else { preconditionFailure("\(name) is not a date-time") }
+        guard let start = StartTime(try decoded(raw)) else { throw failure("be " + kind.phrase()) }
+        return start
+    }
+
+    /// A page's length (`every`).
+    func period() throws(ParameterError) -> PagePeriod {
+        guard case .period = kind else { preconditionFailure("\(name) is not a period") }
+        guard let period = PagePeriod(try decoded(raw)) else { throw failure("be " + kind.phrase()) }
+        return period
+    }
+
+    /// A time zone that `zones` knows by this name.
+    func timeZone(in zones: any TimeZoneSource) throws(ParameterError) -> TimeZoneRules {
+        guard case .timeZone = kind else { preconditionFailure("\(name) is not a time zone") }
+        let text = try decoded(raw)
+        guard text.count <= 64, let zone = zones.zone(named: String(decoding: text, as: UTF8.self)) else {
+            throw failure("be " + kind.phrase())
+        }
+        return zone
     }
 
     /// `<name>: must <requirement>; got "<raw>"`.
@@ -174,6 +229,12 @@ extension ParameterKind {
             return "\(count.lowerBound) to \(count.upperBound) comma-separated colors"
         case .textList:
             return "comma-separated texts"
+        case .dateTime:
+            return "a date YYYY-MM-DD, or a date and time YYYY-MM-DDTHH:MM, optionally with an offset Z or ±HH:MM (+ sent as %2B)"
+        case .period:
+            return "a whole number and a unit m, h, d or w, from 1m to 52w (90m, 12h, 1d, 2w)"
+        case .timeZone:
+            return "an IANA time zone name, like Europe/Berlin or America/New_York"
         }
     }
 }

@@ -2,8 +2,8 @@ import HTTPServer
 import PagedotsCore
 
 /// The pagedots application: routes requests, answers images from the cache
-/// or has them drawn, and serves the health, metrics, page and OpenAPI
-/// endpoints. Knows HTTP only through the `HTTPServer` types.
+/// or has them drawn, and serves the health, metrics, page, OpenAPI and
+/// presets endpoints. Knows HTTP only through the `HTTPServer` types.
 public final class PagedotsService: HTTPHandler {
     private let cache: ImageCache
     private let renderLanes: RenderLanes
@@ -11,10 +11,14 @@ public final class PagedotsService: HTTPHandler {
     let metrics: Metrics
     private let fixedResponses: [Route: Representations]
     private let notFound: PreparedResponse
-    private let signer: URLSigner?
+    /// Signature, expiry and presets: what a query passes before it is read.
+    let gate: QueryGate
     /// nil when `--client-miss-rate` is 0.
     private let missLimiter: MissRateLimiter?
     private let trustedProxies: TrustedProxies
+    /// Seconds since 1970: the time calendar pages and expiring signatures are judged at.
+    private let clock: @Sendable () -> Int64
+    private let zones: any TimeZoneSource
 
     /// The observer to give the server, so that `/metrics` sees every response.
     public var observer: any HTTPServerObserver { metrics }
@@ -39,7 +43,13 @@ public final class PagedotsService: HTTPHandler {
         cache = ImageCache(capacity: configuration.cacheBytes)
         self.renderLanes = renderLanes
         metrics = Metrics(version: configuration.version)
-        signer = configuration.signer
+        gate = QueryGate(
+            signer: configuration.signer,
+            presets: PresetStore(configuration.presets, file: configuration.presetsFile, zones: configuration.zones),
+            onlyPresets: configuration.onlyPresets
+        )
+        clock = configuration.clock
+        zones = configuration.zones
         missLimiter = configuration.clientMissRate > 0
             ? MissRateLimiter(perSecond: configuration.clientMissRate, clock: missClock)
             : nil
@@ -90,18 +100,31 @@ public final class PagedotsService: HTTPHandler {
         }
     }
 
+    /// Reads the presets file again (`SIGHUP`): a good one's presets are drawn
+    /// from now on, and URLs read under the old ones are forgotten; a bad one
+    /// changes nothing. Nil when the service has no presets file.
+    public func reloadPresets() -> Result<Int, PresetsFileError>? {
+        guard let outcome = gate.presets.reload() else { return nil }
+        return outcome.map { snapshot in
+            cache.forgetURLs(generation: snapshot.generation)
+            return snapshot.presets.queries.count
+        }
+    }
+
     /// The answer of a fixed page: prepared at start, or (`/metrics`) made
     /// now, in the coding the request prefers.
     private func fixedResponse(_ route: Route, for request: HTTPRequest) -> PreparedResponse {
         if let responses = fixedResponses[route] { return responses.response(to: request) }
+        if route == .presets { return gate.presets.snapshot.document.response(to: request) }
         let text = metrics.exposition(cache: cache.usage, renderQueueDepth: renderLanes.queueDepth)
         let response = Self.text(text, route: .metrics, contentType: "text/plain; version=0.0.4; charset=utf-8")
         return Representations.Variant(response, coding: ContentCoding.negotiate(for: request), varies: true, entityTag: nil).ok
     }
 
     /// Answers an image request: from the cache when its URL was answered
-    /// before, else after validating the path and the query (and the
-    /// signature), from the cache or by drawing the image.
+    /// before, else after letting its query through the gate (signature,
+    /// expiry, presets) and validating the path and the parameters, from the
+    /// cache or by drawing the image.
     private func serveImage(_ request: HTTPRequest, path: Result<PathOptions, ParameterError>, responder: HTTPResponder) -> CacheOutcome {
         let url = ImageCache.URLKey(ImageCache.SentURL(path: request.path, query: request.query))
         if let answer = cache.answer(for: url) {
@@ -110,38 +133,37 @@ public final class PagedotsService: HTTPHandler {
         }
         do throws(ServiceError) {
             let options = try path.mapError { ServiceError.badParameter($0) }.get()
-            let parsed = try imageRequest(query: request.query, options: options)
-            return serveImage(parsed, url: url, request: request, responder: responder)
+            let now = clock()
+            let admitted = try gate.admit(Substring(request.query), suffixSets: options.parameters, now: now)
+            let parsed: IndicatorRequest
+            do {
+                parsed = try IndicatorQuery.parse(query: admitted.parameters, options: options, calendar: CalendarContext(now: now, zones: zones))
+            } catch {
+                throw .badParameter(error)
+            }
+            let lifetime = ImageLifetime(calendar: parsed.calendar, expires: admitted.expires, now: now)
+            // An answer that depends on the time is worked out anew for every request: its URL is not remembered.
+            let remembered = parsed.calendar == nil && admitted.expires == nil ? url : nil
+            return serveImage(
+                parsed, lifetime: lifetime, url: remembered, generation: admitted.presetGeneration, request: request, responder: responder
+            )
         } catch {
             responder.send(error.response(route: .indicator))
             return .miss
         }
     }
 
-    /// The validated image request of an image path's query, its signature
-    /// checked first when the service has a signing key.
-    private func imageRequest(query: String, options: PathOptions) throws(ServiceError) -> IndicatorRequest {
-        var query = Substring(query)
-        if let signer {
-            switch signer.verify(query) {
-            case .success(let signed): query = signed
-            case .failure(let error): throw .forbidden(error)
-            }
-        }
-        do {
-            return try IndicatorQuery.parse(query: query, options: options)
-        } catch {
-            throw .badParameter(error)
-        }
-    }
-
-    /// Answers a URL not seen before (or whose image has been evicted) from
-    /// the image cache, or joins or starts the image's render. Whichever way,
-    /// the cache then knows the URL, so that its next request skips parsing.
-    private func serveImage(_ parsed: IndicatorRequest, url: ImageCache.URLKey, request: HTTPRequest, responder: HTTPResponder) -> CacheOutcome {
-        let extraHeaders = parsed.ignoredParameters.isEmpty
-            ? []
-            : [HTTPHeaderField("X-Ignored-Parameters", parsed.ignoredParameters.joined(separator: ", "))]
+    /// Answers a request not answered by its URL from the image cache, or
+    /// joins or starts the image's render. Whichever way, the cache then
+    /// knows `url` (unless nil), so that its next request skips parsing.
+    private func serveImage(
+        _ parsed: IndicatorRequest, lifetime: ImageLifetime, url: ImageCache.URLKey?, generation: Int,
+        request: HTTPRequest, responder: HTTPResponder
+    ) -> CacheOutcome {
+        let extraHeaders = [lifetime.cacheControl]
+            + (parsed.ignoredParameters.isEmpty
+                ? [] : [HTTPHeaderField("X-Ignored-Parameters", parsed.ignoredParameters.joined(separator: ", "))])
+            + (parsed.calendar.map { [HTTPHeaderField("X-Current-Page", String($0.page))] } ?? [])
         let answer: @Sendable (CachedImage?) -> Void = { image in
             guard let image else {
                 return responder.send(ServiceError.overloaded.response(route: .indicator))
@@ -149,11 +171,12 @@ public final class PagedotsService: HTTPHandler {
             Self.send(ImageCache.Answer(image: image, extraHeaders: extraHeaders), to: request, responder: responder)
         }
         let key = ImageCache.Key(parsed.spec)
-        // Only a request that would have its image drawn takes a token from its client.
+        // Only a request that would have its image drawn takes tokens from its client: what drawing it costs.
         let client = missLimiter == nil ? nil : trustedProxies.client(of: request)
         var retryAfter: Int?
-        let lookup = cache.lookup(key, url: url, extraHeaders: extraHeaders, waiter: answer) {
-            guard let missLimiter, let client, case .refused(let seconds) = missLimiter.take(for: client) else { return true }
+        let lookup = cache.lookup(key, url: url, extraHeaders: extraHeaders, generation: generation, waiter: answer) {
+            guard let missLimiter, let client,
+                  case .refused(let seconds) = missLimiter.take(FairUseCost.tokens(for: parsed), for: client) else { return true }
             retryAfter = seconds
             return false
         }
@@ -174,7 +197,9 @@ public final class PagedotsService: HTTPHandler {
                 let start = monotonicSeconds()
                 let image = CachedImage(image: maker.makeImage(for: spec))
                 metrics.recordRender(seconds: monotonicSeconds() - start)
-                for waiter in cache.fulfil(key, with: image, url: url, extraHeaders: extraHeaders) { waiter(image) }
+                for waiter in cache.fulfil(key, with: image, url: url, extraHeaders: extraHeaders, generation: generation) {
+                    waiter(image)
+                }
                 answer(image)
             }
             if !accepted {

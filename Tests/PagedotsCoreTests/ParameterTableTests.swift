@@ -12,6 +12,9 @@ import PagedotsCore
         switch name {
         case .pages: "4"
         case .current: "1"
+        case .start: "2025-01-01"
+        case .every: "1d"
+        case .tz: "Europe/Berlin"
         case .style: "pill"
         case .color: "red"
         case .inactive: "blue"
@@ -83,7 +86,7 @@ import PagedotsCore
     @Test func tableFollowsTheNamesOrder() {
         #expect(Parameter.all.map(\.name) == ParameterName.allCases)
         #expect(ParameterName.allCases.map(\.rawValue) == [
-            "pages", "current", "style", "color", "inactive", "bg", "size", "spacing", "padding", "scale", "direction",
+            "pages", "current", "start", "every", "tz", "style", "color", "inactive", "bg", "size", "spacing", "padding", "scale", "direction",
             "fill", "stroke", "shape", "colors", "format", "visible", "progress", "labels",
             "dwell", "transition", "effect", "loop", "fps", "matte", "theme", "darkcolor", "darkinactive", "darkbg", "width", "height",
         ])
@@ -97,7 +100,10 @@ import PagedotsCore
         #expect(try parsedSpec(Self.query(context + [(parameter.name, value)])) == parsedSpec(Self.query(context)))
     }
 
-    @Test(arguments: Parameter.all)
+    /// The parameters that choose `current` rather than draw: `CalendarQueryTests` tests them.
+    static let calendarParameters: Set<ParameterName> = [.start, .every, .tz]
+
+    @Test(arguments: Parameter.all.filter { !calendarParameters.contains($0.name) })
     func aParameterChangesTheImageOnlyWhereItIsUsed(parameter: Parameter) throws {
         let sample = (parameter.name, Self.sample(for: parameter.name))
         let used = Self.applyingContext(parameter.use).filter { $0.0 != parameter.name }

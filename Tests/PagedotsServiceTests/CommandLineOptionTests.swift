@@ -72,8 +72,16 @@ import Testing
          "--trusted-proxy: must be IPv4 or IPv6 addresses or CIDR blocks, like 10.0.0.0/8 or fd00::/8; got \"10.0.0.0/8,proxy.local\""),
         ([], ["PAGEDOTS_TRUSTED_PROXY": "10.0.0.0/8,"], "PAGEDOTS_TRUSTED_PROXY: must be IPv4 or IPv6 addresses or CIDR blocks, like 10.0.0.0/8 or fd00::/8; got \"10.0.0.0/8,\""),
         // A key is a secret: the message gives its length, never its text.
-        (["--signing-key", "hunter2"], [:], "--signing-key: must be at least 16 characters; got 7 characters"),
-        ([], ["PAGEDOTS_SIGNING_KEY": "hunter2"], "PAGEDOTS_SIGNING_KEY: must be at least 16 characters; got 7 characters"),
+        (["--signing-key", "hunter2"], [:], "--signing-key: must be at least 16 characters (each key); got 7 characters"),
+        ([], ["PAGEDOTS_SIGNING_KEY": "hunter2"], "PAGEDOTS_SIGNING_KEY: must be at least 16 characters (each key); got 7 characters"),
+        // Several keys are joined with commas: the length is that of the list.
+        (["--signing-key", "a key of sixteen+", "--signing-key", "short"], [:],
+         "--signing-key: must be at least 16 characters (each key); got 23 characters"),
+        (["--only-presets=yes"], [:], "--only-presets takes no value"),
+        ([], ["PAGEDOTS_ONLY_PRESETS": "maybe"], "PAGEDOTS_ONLY_PRESETS: must be 1 or true, or 0 or false; got \"maybe\""),
+        (["--now", "2025-12-03T09:00"], [:],
+         "--now: must be a date and time with an offset, like 2025-12-03T09:00:00Z or 2025-12-03T10:00+01:00; got \"2025-12-03T09:00\""),
+        (["--presets", ""], [:], "--presets: must be the path of a JSON file; got \"\""),
     ])
     func badValuesGiveOneLine(arguments: [String], environment: [String: String], message: String) {
         guard case .failure(let error) = configuration(arguments, environment: environment) else {
@@ -92,11 +100,33 @@ import Testing
         #expect(PagedotsCommand.asksForHelp(arguments) == asks)
     }
 
-    @Test func helpNamesEveryFlagAndVariable() {
+    @Test func helpNamesEveryFlagAndVariableButTheHiddenOnes() {
         let help = PagedotsCommand.helpText
         for option in CommandLineOption.all {
-            #expect(help.contains(option.flag))
-            #expect(help.contains(option.environment))
+            #expect(help.contains(option.flag) != option.isHidden, "\(option.flag)")
+            #expect(help.contains(option.environment) != option.isHidden, "\(option.environment)")
         }
+        #expect(CommandLineOption.all.filter(\.isHidden).map(\.flag) == ["--now"])
+    }
+
+    @Test func campaignFlags() throws {
+        let flags = try configuration([
+            "--signing-key", "the new key of 16+", "--signing-key=the old key of 16+", "--presets", "/etc/presets.json",
+            "--only-presets", "--now", "2025-12-03T10:00:30+01:00",
+        ]).get()
+        #expect(flags.signer?.keyCount == 2)
+        #expect(flags.presetsFile?.path == "/etc/presets.json")
+        #expect(flags.onlyPresets)
+        #expect(flags.fixedNow == 1_764_752_430)
+        #expect(flags.clock() == 1_764_752_430)
+        let environment = try configuration([], environment: [
+            "PAGEDOTS_SIGNING_KEY": "the new key of 16+,the old key of 16+,a third key of 16+", "PAGEDOTS_PRESETS": "p.json",
+            "PAGEDOTS_ONLY_PRESETS": "true", "PAGEDOTS_NOW": "2025-12-03T09:00:30Z",
+        ]).get()
+        #expect(environment.signer?.keyCount == 3)
+        #expect(environment.presetsFile?.path == "p.json" && environment.onlyPresets && environment.fixedNow == 1_764_752_430)
+        let defaults = try configuration([]).get()
+        #expect(defaults.signer == nil && defaults.presetsFile == nil && !defaults.onlyPresets && defaults.fixedNow == nil)
+        #expect(try configuration([], environment: ["PAGEDOTS_ONLY_PRESETS": "0"]).get().onlyPresets == false)
     }
 }

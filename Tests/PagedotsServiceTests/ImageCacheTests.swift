@@ -221,6 +221,44 @@ import PagedotsCore
         #expect(cache.answer(for: Self.url("short")) == nil)
     }
 
+    @Test("A URL given no key is not remembered; the image is cached as ever")
+    func timeDependentURLsAreNotRemembered() {
+        let cache = ImageCache(capacity: 1 << 20)
+        guard case .mustRender = cache.lookup(Self.key("a"), url: nil, extraHeaders: [], waiter: Self.noWaiter) else {
+            Issue.record("expected a render")
+            return
+        }
+        _ = cache.fulfil(Self.key("a"), with: Self.image(100), url: nil, extraHeaders: [])
+        guard case .hit = cache.lookup(Self.key("a"), url: nil, extraHeaders: [], waiter: Self.noWaiter) else {
+            Issue.record("expected a hit")
+            return
+        }
+        #expect(cache.usage.bytes == Self.image(100).byteCount + Self.keyBytes)
+    }
+
+    @Test("When the presets change, every URL is forgotten and only URLs read under the new ones are remembered")
+    func forgettingURLs() {
+        let cache = ImageCache(capacity: 1 << 20)
+        let image = Self.image(100)
+        Self.request(cache, "a", url: Self.url("preset=brand"), image: image)
+        Self.request(cache, "a", url: Self.url("style=pill"))
+        #expect(cache.answer(for: Self.url("preset=brand")) != nil)
+        cache.forgetURLs(generation: 1)
+        #expect(cache.answer(for: Self.url("preset=brand")) == nil && cache.answer(for: Self.url("style=pill")) == nil)
+        #expect(cache.usage.bytes == image.byteCount + Self.keyBytes && cache.usage.entries == 1)
+        // A request read under the old presets that finishes now is not remembered.
+        _ = cache.lookup(Self.key("a"), url: Self.url("preset=brand"), extraHeaders: [], generation: 0, waiter: Self.noWaiter)
+        #expect(cache.answer(for: Self.url("preset=brand")) == nil)
+        _ = cache.lookup(Self.key("a"), url: Self.url("preset=brand"), extraHeaders: [], generation: 1, waiter: Self.noWaiter)
+        #expect(cache.answer(for: Self.url("preset=brand")) != nil)
+        // The image's list of URLs was emptied too: nine new ones evict only the first of them.
+        for index in 0..<8 {
+            _ = cache.lookup(Self.key("a"), url: Self.url("u=\(index)"), extraHeaders: [], generation: 1, waiter: Self.noWaiter)
+        }
+        #expect(cache.answer(for: Self.url("preset=brand")) == nil && cache.answer(for: Self.url("u=0")) != nil)
+        #expect(cache.usage.bytes == image.byteCount + Self.keyBytes + (0..<8).map { Self.cost(Self.url("u=\($0)")) }.reduce(0, +))
+    }
+
     @Test func imageLargerThanBudgetIsServedButNotKept() {
         let cache = ImageCache(capacity: 10)
         _ = cache.lookup(Self.key("a"), url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter)
@@ -260,6 +298,23 @@ import PagedotsCore
         #expect(image.responses.identity.ok.status == 200)
         #expect(image.responses.identity.notModified?.status == 304)
         #expect(image.byteCount > 20)
+    }
+
+    @Test("An answer's lifetime: immutable, else until the page changes or the signature expires, at least a second")
+    func lifetimes() {
+        let now: Int64 = 1_000_000
+        #expect(ImageLifetime(calendar: nil, expires: nil, now: now) == .immutable)
+        #expect(ImageLifetime(calendar: nil, expires: nil, now: now).cacheControl.value == "public, max-age=31536000, immutable")
+        #expect(ImageLifetime(calendar: CalendarPosition(page: 6, nextChange: nil), expires: nil, now: now) == .immutable)
+        let page = CalendarPosition(page: 2, nextChange: now + 3600)
+        #expect(ImageLifetime(calendar: page, expires: nil, now: now) == .seconds(3600))
+        #expect(ImageLifetime(calendar: page, expires: nil, now: now).cacheControl.value == "public, max-age=3600")
+        #expect(ImageLifetime(calendar: page, expires: now + 60, now: now) == .seconds(60))
+        #expect(ImageLifetime(calendar: page, expires: now + 7200, now: now) == .seconds(3600))
+        #expect(ImageLifetime(calendar: CalendarPosition(page: 6, nextChange: nil), expires: now + 60, now: now) == .seconds(60))
+        #expect(ImageLifetime(calendar: nil, expires: now + 1, now: now) == .seconds(1))
+        #expect(ImageLifetime(calendar: CalendarPosition(page: 0, nextChange: now), expires: nil, now: now) == .seconds(1))
+        #expect(ImageLifetime(calendar: nil, expires: now + 10 * Int64(ImageLifetime.year), now: now) == .seconds(ImageLifetime.year))
     }
 
     @Test("A PNG has one variant; an SVG also a gzip one, counted in the budget")

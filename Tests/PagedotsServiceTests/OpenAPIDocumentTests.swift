@@ -35,6 +35,9 @@ import TestSupport
             .map { (name: try #require($0["name"] as? String), parameter: $0) }
     }
 
+    /// The query parameters of an image URL that are not in the table, after its rows.
+    static let requestParameters = ["preset", "expires", "sig"]
+
     @Test func isOpenAPI31WithTheServiceVersion() throws {
         let document = try Self.document()
         #expect(document["openapi"] as? String == "3.1.0")
@@ -44,7 +47,9 @@ import TestSupport
     @Test func imageParametersAreTheParserTable() throws {
         let document = try Self.document()
         let parameters = try Self.queryParameters(of: "/indicator", in: document)
-        #expect(parameters.map(\.name) == Parameter.all.map(\.name.rawValue))
+        #expect(parameters.map(\.name) == Parameter.all.map(\.name.rawValue) + Self.requestParameters)
+        let preset = try #require(parameters.first { $0.name == "preset" }?.parameter)
+        #expect(preset["explode"] as? Bool == true && (preset["schema"] as? Object)?["type"] as? String == "array")
         for (row, (_, object)) in zip(Parameter.all, parameters) {
             let name = row.name.rawValue
             #expect(object["required"] as? Bool == (row.defaultValue == .required), "\(name) required")
@@ -74,6 +79,10 @@ import TestSupport
             case .textList:
                 #expect(schema["type"] as? String == "array", "\(name)")
                 #expect(object["style"] as? String == "form" && object["explode"] as? Bool == false, "\(name)")
+            case .dateTime:
+                #expect(schema["pattern"] as? String == Parameter.dateTimePattern, "\(name)")
+            case .period, .timeZone:
+                #expect(schema["type"] as? String == "string" && schema["pattern"] is String, "\(name)")
             }
             if case .value(let text) = row.defaultValue {
                 let documented = try #require(schema["default"], "\(name) has no default")
@@ -99,7 +108,7 @@ import TestSupport
         let expected = [
             "/indicator", "/indicator.png", "/indicator.svg", "/indicator.gif", "/indicator.apng", "/indicator@{scale}x",
             "/indicator@{scale}x.png", "/indicator@{scale}x.svg", "/indicator@{scale}x.gif", "/indicator@{scale}x.apng",
-            "/healthz", "/metrics", "/", "/openapi.json",
+            "/healthz", "/metrics", "/", "/openapi.json", "/presets.json",
         ]
         #expect(Set(paths.keys) == Set(expected))
         for path in expected {
@@ -135,7 +144,7 @@ import TestSupport
             let parameters = try Self.queryParameters(of: "/indicator.\(format.rawValue)", in: document)
             let formatParameter = try #require(parameters.first { $0.name == "format" }?.parameter)
             #expect((formatParameter["schema"] as? Object)?["enum"] as? [String] == [format.rawValue])
-            #expect(parameters.map(\.name) == Parameter.all.map(\.name.rawValue))
+            #expect(parameters.map(\.name) == Parameter.all.map(\.name.rawValue) + Self.requestParameters)
         }
     }
 

@@ -55,7 +55,29 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// Sends SIGTERM without waiting for the process to end.
     public func sendStopSignal() {
-        if exitStatus == nil { kill(pid, SIGTERM) }
+        sendSignal(SIGTERM)
+    }
+
+    /// Sends `signal` (SIGHUP: read the presets again) to the server itself
+    /// without waiting. (Not through `timeout`, which passes a signal on only
+    /// once and ignores it after.)
+    public func sendSignal(_ signal: Int32) {
+        guard exitStatus == nil else { return }
+        let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        guard let server = children.split(separator: " ").first.flatMap({ pid_t($0) }) else { return }
+        kill(server, signal)
+    }
+
+    /// The next line the server writes to standard error, without its newline,
+    /// waiting for it; nil when the server closes standard error first.
+    public func readErrorLine() -> String? {
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while read(errorOutput, &byte, 1) == 1 {
+            if byte == 10 { return String(decoding: line, as: UTF8.self) }
+            line.append(byte)
+        }
+        return nil
     }
 
     /// Reads standard output (when captured) until the process closes it:

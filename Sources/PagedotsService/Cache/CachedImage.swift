@@ -2,7 +2,9 @@ import HTTPServer
 
 /// One drawn image with the responses that serve it, prepared once: the
 /// `200` and the `304`, and for an SVG the same gzip-compressed (made here,
-/// on the render thread that drew the image).
+/// on the render thread that drew the image). Their `Cache-Control` is the
+/// URL's, sent with each answer (`ImageLifetime`): one image may serve a URL
+/// for good and a calendar URL until its page changes.
 final class CachedImage: Sendable {
     /// The answers, in each coding the image is sent in.
     let responses: Representations
@@ -27,14 +29,11 @@ final class CachedImage: Sendable {
     /// objects and their buffers, rounded up as `heapOverhead` is.
     static let variantOverhead = 512
 
-    /// The cache lifetime of an image: a year, never revalidated (docs/http.md, "Images").
-    static let cacheControl = HTTPHeaderField("Cache-Control", "public, max-age=31536000, immutable")
-
     init(image: EncodedImage) {
         responses = Representations(
             HTTPResponse(
                 status: 200,
-                headers: [HTTPHeaderField("Content-Type", image.contentType), Self.cacheControl],
+                headers: [HTTPHeaderField("Content-Type", image.contentType)],
                 body: image.bytes.withExactCapacity(),
                 label: Route.indicator.rawValue
             ),

@@ -15,7 +15,9 @@ import Synchronization
 /// A URL stays only as long as its image, at most `maxURLsPerImage` of them
 /// per image (the oldest goes first), and its bytes count against the budget:
 /// URLs that differ only in unknown parameters cannot grow the cache, nor keep
-/// an evicted image alive. Safe from any thread.
+/// an evicted image alive. A URL whose answer depends on the time (a
+/// calendar page, an expiring signature) is not remembered, and all URLs are
+/// forgotten when the presets change. Safe from any thread.
 final class ImageCache: Sendable {
     /// Told the outcome of a render it waited for: the image, or nil when the
     /// render could not be done (e.g. the render queue was full).
@@ -33,7 +35,7 @@ final class ImageCache: Sendable {
     typealias Key = Prehashed<Shared<IndicatorSpec>>
 
     /// What a URL is answered with: the image, and headers of that URL's own
-    /// (`X-Ignored-Parameters`).
+    /// (`Cache-Control`, `X-Ignored-Parameters`).
     struct Answer: Sendable {
         var image: CachedImage
         var extraHeaders: [HTTPHeaderField]
@@ -83,10 +85,14 @@ final class ImageCache: Sendable {
         var shortcuts: [URLKey: Shortcut] = [:]
         var waiters: [Key: [Waiter]] = [:]
         var usage = Usage()
+        /// The presets' generation that the remembered URLs were read under.
+        var urlGeneration = 0
 
-        /// Makes `url` lead to the image in `slot`.
-        mutating func remember(_ url: URLKey, extraHeaders: [HTTPHeaderField], slot: LRUIndex<Key, Entry>.Slot, capacity: Int) {
-            guard shortcuts[url] == nil, let image = images[slot]?.image else { return }
+        /// Makes `url` lead to the image in `slot`, if it was read under the current presets.
+        mutating func remember(
+            _ url: URLKey?, extraHeaders: [HTTPHeaderField], generation: Int, slot: LRUIndex<Key, Entry>.Slot, capacity: Int
+        ) {
+            guard let url, generation == urlGeneration, shortcuts[url] == nil, let image = images[slot]?.image else { return }
             let cost = url.path.utf8.count + url.query.utf8.count
                 + extraHeaders.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
             let replaced = images.update(slot) { entry -> URLKey? in
@@ -113,6 +119,14 @@ final class ImageCache: Sendable {
         private mutating func forget(_ url: URLKey) {
             if let shortcut = shortcuts.removeValue(forKey: url) { usage.bytes -= shortcut.cost }
         }
+
+        /// Forgets every URL; from now on only URLs read under `generation` are remembered.
+        mutating func forgetURLs(generation: Int) {
+            urlGeneration = generation
+            usage.bytes -= shortcuts.values.reduce(0) { $0 + $1.cost }
+            shortcuts = [:]
+            images.updateAll { $0.urls = [] }
+        }
     }
 
     private let capacity: Int
@@ -135,19 +149,20 @@ final class ImageCache: Sendable {
         }
     }
 
-    /// The image for `key` if cached (and then `url` will lead to it, with
-    /// `extraHeaders`); else joins or starts its render. When the result is
-    /// `.joined` (only then), `waiter` will be called. `mayRender` is asked,
-    /// under the cache's lock, only when the image would have to be drawn:
-    /// false refuses (and nobody can join a render that will not happen).
+    /// The image for `key` if cached (and then `url`, unless nil, will lead to
+    /// it, with `extraHeaders`, when `generation` is still the presets'); else
+    /// joins or starts its render. When the result is `.joined` (only then),
+    /// `waiter` will be called. `mayRender` is asked, under the cache's lock,
+    /// only when the image would have to be drawn: false refuses (and nobody
+    /// can join a render that will not happen).
     func lookup(
-        _ key: Key, url: URLKey, extraHeaders: [HTTPHeaderField], waiter: @escaping Waiter,
+        _ key: Key, url: URLKey?, extraHeaders: [HTTPHeaderField], generation: Int = 0, waiter: @escaping Waiter,
         mayRender: () -> Bool = { true }
     ) -> Lookup {
         state.withLock { state in
             if let slot = state.images.slot(of: key), let image = state.images[slot]?.image {
                 state.images.markUsed(slot)
-                state.remember(url, extraHeaders: extraHeaders, slot: slot, capacity: capacity)
+                state.remember(url, extraHeaders: extraHeaders, generation: generation, slot: slot, capacity: capacity)
                 return .hit(image)
             }
             if state.waiters[key] != nil {
@@ -161,9 +176,12 @@ final class ImageCache: Sendable {
     }
 
     /// Stores a rendered image (evicting the least recently used to stay within
-    /// budget), lets `url` lead to it, and returns the requests that were
-    /// waiting for it. An image larger than the whole budget is not kept.
-    func fulfil(_ key: Key, with image: CachedImage, url: URLKey, extraHeaders: [HTTPHeaderField]) -> [Waiter] {
+    /// budget), lets `url` lead to it (as `lookup` does), and returns the
+    /// requests that were waiting for it. An image larger than the whole
+    /// budget is not kept.
+    func fulfil(
+        _ key: Key, with image: CachedImage, url: URLKey?, extraHeaders: [HTTPHeaderField], generation: Int = 0
+    ) -> [Waiter] {
         let cost = Self.cost(key, image)
         return state.withLock { state in
             if cost <= capacity, state.images.slot(of: key) == nil {
@@ -172,10 +190,16 @@ final class ImageCache: Sendable {
                 state.usage.storedBytes += image.responseBytes
                 // The new image is the most recent: it is evicted last, and it fits alone.
                 state.evict(toFit: capacity)
-                state.remember(url, extraHeaders: extraHeaders, slot: slot, capacity: capacity)
+                state.remember(url, extraHeaders: extraHeaders, generation: generation, slot: slot, capacity: capacity)
             }
             return state.waiters.removeValue(forKey: key) ?? []
         }
+    }
+
+    /// Forgets every remembered URL (the images stay): the presets have
+    /// changed to `generation`, and a URL may now draw another image.
+    func forgetURLs(generation: Int) {
+        state.withLock { $0.forgetURLs(generation: generation) }
     }
 
     /// Gives up a render that `lookup` asked for; returns its waiters.

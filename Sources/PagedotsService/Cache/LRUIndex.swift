@@ -47,6 +47,16 @@ struct LRUIndex<Key: Hashable, Value> {
         return body(&entry.value)
     }
 
+    /// Changes every value in place, in no particular order.
+    mutating func updateAll(_ body: (inout Value) -> Void) {
+        for slot in entries.indices {
+            guard var entry = entries[slot] else { continue }
+            entries[slot] = nil  // so that `entry` is the only reference and changes in place
+            body(&entry.value)
+            entries[slot] = entry
+        }
+    }
+
     /// Makes the entry in `slot` the most recently used.
     mutating func markUsed(_ slot: Slot) {
         guard slot != newest, entries.indices.contains(slot), entries[slot] != nil else { return }

@@ -34,11 +34,13 @@ public enum PagedotsCommand {
 
     Usage:
       pagedots [serve] [OPTIONS]          serve HTTP (the default)
-      pagedots render QUERY [-o FILE]     write one image, the same bytes the server sends
+      pagedots render QUERY [-o FILE] [--presets FILE]
+                                          write one image, the same bytes the server sends
                                           (QUERY like 'pages=5&current=2' or '/indicator@2x.png?pages=5';
                                           without -o, to standard output)
       pagedots sign QUERY [--signing-key KEY]
-                                          print QUERY with its &sig= appended (key also from PAGEDOTS_SIGNING_KEY)
+                                          print QUERY with its &sig= appended, under the first key
+                                          (keys also from PAGEDOTS_SIGNING_KEY)
       pagedots health [--host H] [--port P]
                                           exit 0 if the server there answers /healthz (Docker HEALTHCHECK)
       pagedots --help | --version
@@ -47,7 +49,7 @@ public enum PagedotsCommand {
     \(CommandLineOption.helpText)
 
     SIGTERM or SIGINT stops accepting at once, finishes the requests that have arrived,
-    and exits 0 within the drain timeout.
+    and exits 0 within the drain timeout. SIGHUP reads the --presets file again.
 
     """
 

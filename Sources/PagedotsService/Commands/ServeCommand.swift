@@ -1,21 +1,22 @@
 import Glibc
 import HTTPServer
+import PagedotsCore
 
 /// `pagedots serve`: runs the HTTP service until SIGTERM or SIGINT.
 enum ServeCommand {
     static func run(_ arguments: [String]) -> Int32 {
         let configuration: ServiceConfiguration
-        switch CommandLineOption.configuration(arguments: arguments) {
+        switch CommandLineOption.configurationWithPresets(arguments: arguments) {
         case .success(let value): configuration = value
         case .failure(let error): return PagedotsCommand.fail(error.message)
         }
-        // Block the stop signals in every thread the server starts; one
-        // thread waits for them and begins the drain.
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGTERM)
-        sigaddset(&stopSignals, SIGINT)
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        // Block the stop signals, and SIGHUP, in every thread the server
+        // starts; one thread waits for them: a stop begins the drain, SIGHUP
+        // reads the presets again.
+        var handledSignals = sigset_t()
+        sigemptyset(&handledSignals)
+        for handled in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&handledSignals, handled) }
+        pthread_sigmask(SIG_BLOCK, &handledSignals, nil)
         signal(SIGPIPE, SIG_IGN)
 
         let service = PagedotsService(configuration: configuration)
@@ -31,11 +32,13 @@ enum ServeCommand {
         } catch {
             return PagedotsCommand.fail(error.description)
         }
-        let signals = stopSignals
+        let signals = handledSignals
         let threadsStarted = log.startWriting() && DetachedThread.start {
             var received: Int32 = 0
             var set = signals
-            sigwait(&set, &received)
+            while sigwait(&set, &received) == 0, received == SIGHUP {
+                ServeCommand.reportReload(service.reloadPresets())
+            }
             server.shutdown()
         }
         guard threadsStarted else {
@@ -45,10 +48,27 @@ enum ServeCommand {
         }
         writeError("pagedots \(pagedotsVersion) listening on http://\(configuration.server.host):\(server.port) "
             + "(\(configuration.server.eventLoops) threads, cache \(configuration.cacheBytes >> 20) MiB)\n")
+        if TimeZoneDatabase.system.nameCount == 0 {
+            Self.logLine("no time zone database in \(TimeZoneDatabase.system.directory) (install tzdata): tz other than UTC is refused")
+        }
         server.wait()
         // The drain is over and every response logged: the last lines are
         // written, unless the log outputs take none for a drain timeout more.
         _ = log.finish(within: configuration.server.drainTimeout)
         return 0
+    }
+
+    /// One line on the error log about a `SIGHUP`.
+    private static func reportReload(_ outcome: Result<Int, PresetsFileError>?) {
+        switch outcome {
+        case nil: logLine("SIGHUP: no --presets file to read again")
+        case .success(let count)?: logLine("presets read again: \(count) preset\(count == 1 ? "" : "s")")
+        case .failure(let error)?: logLine("presets not changed: \(error)")
+        }
+    }
+
+    /// `pagedots: <time> <text>` on standard error, as the error log writes its lines.
+    private static func logLine(_ text: String) {
+        writeError("pagedots: \(CivilTime.iso8601(wallClockSeconds())) \(text)\n")
     }
 }

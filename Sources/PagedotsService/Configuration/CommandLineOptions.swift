@@ -1,4 +1,5 @@
 import Glibc
+import PagedotsCore
 
 /// A flag of `pagedots serve`, with its environment fallback.
 public struct CommandLineOption: Sendable {
@@ -13,6 +14,11 @@ public struct CommandLineOption: Sendable {
     /// May be given more than once: the values are joined with commas, as
     /// the environment variable lists them.
     var isRepeatable = false
+    /// Takes no value on the command line (its presence means `true`); the
+    /// environment variable says `1`/`true` or `0`/`false`.
+    var isSwitch = false
+    /// Left out of `--help` (documented in docs/operating.md instead).
+    var isHidden = false
     let apply: @Sendable (inout ServiceConfiguration, String) -> String?
 
     /// Every flag of `pagedots serve`, in the order `--help` lists them.
@@ -83,10 +89,36 @@ public struct CommandLineOption: Sendable {
             return nil
         },
         CommandLineOption(flag: "--signing-key", environment: "PAGEDOTS_SIGNING_KEY", valueName: "KEY",
-                          help: "require image URLs signed with this key (HMAC-SHA256; see pagedots sign; default: none)",
-                          isSecret: true) { config, value in
-            guard value.utf8.count >= 16 else { return "must be at least 16 characters" }
-            config.signer = URLSigner(key: value)
+                          help: "require image URLs signed with this key (HMAC-SHA256; see pagedots sign); repeatable to rotate keys: any is accepted, the first signs; env comma-separated (default: none)",
+                          isSecret: true, isRepeatable: true) { config, value in
+            let keys = value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard keys.allSatisfy({ $0.utf8.count >= 16 }) else { return "must be at least 16 characters (each key)" }
+            config.signer = URLSigner(keys: keys)
+            return nil
+        },
+        CommandLineOption(flag: "--presets", environment: "PAGEDOTS_PRESETS", valueName: "FILE",
+                          help: "a JSON object of preset names to queries, which preset=NAME stands for; SIGHUP reads it again (default: none)") { config, value in
+            guard !value.isEmpty else { return "must be the path of a JSON file" }
+            config.presetsFile = PresetsFile(path: value)
+            return nil
+        },
+        CommandLineOption(flag: "--only-presets", environment: "PAGEDOTS_ONLY_PRESETS", valueName: "",
+                          help: "image URLs must name a preset and may set only pages, current, start, every, tz, labels, format, scale, expires and sig; others get 403",
+                          isSwitch: true) { config, value in
+            switch value.lowercased() {
+            case "1", "true", "yes": config.onlyPresets = true
+            case "0", "false", "no", "": config.onlyPresets = false
+            default: return "must be 1 or true, or 0 or false"
+            }
+            return nil
+        },
+        CommandLineOption(flag: "--now", environment: "PAGEDOTS_NOW", valueName: "TIME",
+                          help: "the time calendar pages and expiring URLs are judged at, fixed: 2025-12-03T09:00Z (tests and previews)",
+                          isHidden: true) { config, value in
+            guard case .instant(let time) = StartTime(value.utf8, seconds: true) else {
+                return "must be a date and time with an offset, like 2025-12-03T09:00:00Z or 2025-12-03T10:00+01:00"
+            }
+            config.fixedNow = time
             return nil
         },
     ]
@@ -110,7 +142,10 @@ public struct CommandLineOption: Sendable {
             guard let option = all.first(where: { $0.flag == flag }) else {
                 return .failure(OptionError(message: "unknown option \(arguments[index]); see pagedots --help"))
             }
-            if value == nil {
+            if option.isSwitch {
+                guard value == nil else { return .failure(OptionError(message: "\(flag) takes no value")) }
+                value = "1"
+            } else if value == nil {
                 index += 1
                 guard index < arguments.count else {
                     return .failure(OptionError(message: "\(flag) needs a value (\(option.valueName))"))
@@ -138,13 +173,31 @@ public struct CommandLineOption: Sendable {
         return .success(config)
     }
 
-    /// The `--help` text for these options.
+    /// `configuration(arguments:environment:)` with its presets file read
+    /// (`loadPresets`): what `serve` and `render` start from.
+    public static func configurationWithPresets(
+        arguments: [String],
+        environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }
+    ) -> Result<ServiceConfiguration, OptionError> {
+        configuration(arguments: arguments, environment: environment).flatMap { configuration in
+            var configuration = configuration
+            do throws(PresetsFileError) {
+                try configuration.loadPresets()
+            } catch {
+                return .failure(OptionError(message: error.description))
+            }
+            return .success(configuration)
+        }
+    }
+
+    /// The `--help` text for these options (the hidden ones left out).
     public static var helpText: String {
-        let width = all.map { $0.flag.count + $0.valueName.count + 1 }.max() ?? 0
-        return all.map { option in
-            let left = "\(option.flag) \(option.valueName)"
-            let padding = String(repeating: " ", count: width - left.count + 2)
-            return "  \(left)\(padding)\(option.help) [env \(option.environment)]"
+        let shown = all.filter { !$0.isHidden }
+        let usage = { (option: CommandLineOption) in option.isSwitch ? option.flag : "\(option.flag) \(option.valueName)" }
+        let width = shown.map { usage($0).count }.max() ?? 0
+        return shown.map { option in
+            let padding = String(repeating: " ", count: width - usage(option).count + 2)
+            return "  \(usage(option))\(padding)\(option.help) [env \(option.environment)]"
         }.joined(separator: "\n")
     }
 

@@ -1,4 +1,6 @@
+import Glibc
 import HTTPServer
+import PagedotsCore
 
 /// Everything `pagedots serve` can be told, validated before use. Every
 /// field documents its default.
@@ -16,8 +18,19 @@ public struct ServiceConfiguration: Sendable {
     /// their own: an eighth of `renderQueueLimit` (at least one), since
     /// each costs as much as tens of still images or more.
     var animationQueueLimit: Int { max(1, renderQueueLimit / 8) }
-    /// When set, image URLs must be signed with this key (docs/operating.md, "Signed URLs"). Default: none.
+    /// When set, image URLs must be signed with one of its keys (docs/operating.md, "Signed URLs"). Default: none.
     public var signer: URLSigner?
+    /// The file of `--presets`, read by `loadPresets` (docs/operating.md, "Presets"). Default: none.
+    public var presetsFile: PresetsFile?
+    /// The presets drawn at start (`loadPresets` reads them). Default: none.
+    public var presets: Presets = .none
+    /// Image URLs must name a preset and may set only what `Presets.allowedWithOnlyPresets` lists. Default false.
+    public var onlyPresets = false
+    /// `--now`: the time calendar URLs are drawn for, seconds since 1970;
+    /// nil for the real clock (the default).
+    public var fixedNow: Int64?
+    /// Where time zones come from. Default: the system's tzdata.
+    var zones: any TimeZoneSource = TimeZoneDatabase.system
     /// New images a second that one client address may cause, on average
     /// (a burst of twice that); 0 turns the limit off (docs/operating.md,
     /// "Fair use"). Default 100.
@@ -30,6 +43,25 @@ public struct ServiceConfiguration: Sendable {
     public var version: String = pagedotsVersion
 
     public init() {}
+
+    /// Reads `presetsFile` into `presets`, or says in one line why it cannot.
+    public mutating func loadPresets() throws(PresetsFileError) {
+        guard let presetsFile else { return }
+        presets = try presetsFile.load(zones: zones)
+    }
+
+    /// The seconds since 1970 that calendar URLs and expiring signatures are judged at.
+    var clock: @Sendable () -> Int64 {
+        if let fixedNow { return { fixedNow } }
+        return wallClockSeconds
+    }
+}
+
+/// The wall clock in whole seconds since 1970, as the `Date` header reads it.
+@Sendable func wallClockSeconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME_COARSE, &now)
+    return Int64(now.tv_sec)
 }
 
 /// The version of this build.

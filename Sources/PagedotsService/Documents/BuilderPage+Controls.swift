@@ -7,6 +7,8 @@ extension BuilderPage {
     /// The fieldsets of the form, in order.
     enum Group: String, CaseIterable {
         case pages = "Pages"
+        /// The page from the clock: `start`, `every`, `tz`, and what page that is now.
+        case calendar = "Calendar"
         case look = "Look"
         case colors = "Colors"
         case theme = "Theme"
@@ -20,6 +22,7 @@ extension BuilderPage {
     static func group(of name: ParameterName) -> Group {
         switch name {
         case .pages, .current: .pages
+        case .start, .every, .tz: .calendar
         case .style, .shape, .fill, .stroke, .visible, .progress, .labels: .look
         case .color, .inactive, .bg, .colors: .colors
         case .theme, .darkcolor, .darkinactive, .darkbg: .theme
@@ -29,14 +32,30 @@ extension BuilderPage {
         }
     }
 
-    /// Every fieldset: the table's parameters by group. The script hides a
-    /// fieldset whose controls are all unused (the animation's, for a still image).
+    /// Every fieldset: the operator's presets (filled by the script from
+    /// `/presets.json`, hidden when there are none), then the table's
+    /// parameters by group, the calendar's with the line that says which page
+    /// is current now. The script hides a fieldset whose controls are all
+    /// unused (the animation's, for a still image).
     static var controls: String {
-        Group.allCases.map { group in
+        let groups = Group.allCases.map { group in
             let fields = Parameter.all.filter { Self.group(of: $0.name) == group }.map { field(for: $0) }
-            return "<fieldset><legend>\(group.rawValue)</legend>\n\(fields.joined(separator: "\n"))\n</fieldset>"
-        }.joined(separator: "\n")
+            let extra = group == .calendar ? [calendarStatus] : []
+            return "<fieldset><legend>\(group.rawValue)</legend>\n\((fields + extra).joined(separator: "\n"))\n</fieldset>"
+        }
+        return ([presetChoice] + groups).joined(separator: "\n")
     }
+
+    /// The choice of a preset: `preset=NAME` in the URL, the controls set to its values.
+    static let presetChoice = """
+        <fieldset><legend>Preset</legend>
+        <div class="field" hidden><label for="preset-choice">preset</label><select id="preset-choice"><option value="">none</option></select>\
+        <small>one of this service's looks (/presets.json): the URL names it and adds only what differs</small></div>
+        </fieldset>
+        """
+
+    /// Where the script says, for a calendar URL, which page shows now and when that changes.
+    static let calendarStatus = #"<p id="calendar-status" class="note" aria-live="polite" hidden></p>"#
 
     /// One labelled control, in a box that says when the parameter is used.
     static func field(for parameter: Parameter) -> String {
@@ -67,6 +86,8 @@ extension BuilderPage {
         case .colorList, .textList:
             let colorList = parameter.kind == .textList ? "" : " data-color"
             control = "<input \(common) type=\"text\" data-list\(colorList) value=\"\(initial.escapedForHTML)\" placeholder=\"\(parameter.placeholder.escapedForHTML)\">"
+        case .dateTime, .period, .timeZone:
+            control = "<input \(common) type=\"text\" spellcheck=\"false\" value=\"\(initial.escapedForHTML)\" placeholder=\"\(parameter.placeholder.escapedForHTML)\">"
         }
         return "<div class=\"field\" \(box)><label for=\"p-\(name)\">\(name)</label>\(control)<small>\(hint.escapedForHTML)</small></div>"
     }
@@ -99,7 +120,13 @@ extension Parameter {
     var placeholder: String {
         switch defaultValue {
         case .required: "required"
-        case .none: kind == .textList ? "e.g. Home,Feed,Profile" : "e.g. FF3B30,34C759,007AFF"
+        case .none:
+            switch kind {
+            case .textList: "e.g. Home,Feed,Profile"
+            case .dateTime: "e.g. 2025-12-01 or 2025-12-01T09:00"
+            case .period: "e.g. 1d, 12h, 90m, 1w"
+            default: "e.g. FF3B30,34C759,007AFF"
+            }
         case .value(let text): text
         case .derived(let words): words
         }

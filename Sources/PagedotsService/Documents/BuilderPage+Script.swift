@@ -4,7 +4,10 @@
 /// in CSS pixels comes from the drawn image itself (its pixels divided by
 /// `scale`), so no geometry is repeated here; which parameters a URL carries
 /// comes from the table's "used with" rules, asked with the theme (and
-/// format) of the image that URL is for.
+/// format) of the image that URL is for. A calendar URL's page now and its
+/// next change come from the service's answer (`X-Current-Page`, `Date` and
+/// `max-age`), so no calendar is repeated here either. The presets come from
+/// `/presets.json`; a URL that names one carries only what differs from it.
 extension BuilderPage {
     static let script = #"""
 
@@ -21,8 +24,18 @@ extension BuilderPage {
       try { return work(); } finally { standIns = new Map(); }
     }
 
+    // The operator's presets, by name: each a map of its parameters (filled from /presets.json).
+    let presets = new Map();
+    const presetChoice = $('preset-choice');
+    const presetValues = () => presets.get(presetChoice.value) ?? new Map();
+    // What a control left alone means: the chosen preset's value, else the default.
+    const baseline = (field) => presetValues().get(field.name) ?? field.dataset.default;
+    // With start (and every) the page comes from the clock, and current may not be given.
+    const onCalendar = () => text('start') !== '';
+
     // Whether the service draws with this parameter, given style, fill, format, theme and effect.
     function isUsed(field) {
+      if (field.name === 'current' && onCalendar()) return false;
       const use = field.closest('.field').dataset;
       return use.styles.split(' ').includes(text('style') || 'dots')
         && (!use.fill || use.fill === (text('fill') || 'solid'))
@@ -31,18 +44,22 @@ extension BuilderPage {
         && (!use.effects || use.effects.split(' ').includes(text('effect') || 'slide'));
     }
 
-    // A value as the URL spells it: colours without '#', list items encoded one by one.
+    // A value as the URL spells it: colours without '#', list items encoded one by one, and ':' and '/'
+    // (a time, a time zone) left as they are, as a query allows.
     function encoded(field, value) {
-      const item = (part) => encodeURIComponent('color' in field.dataset ? part.trim().replace(/^#/, '') : part.trim());
+      const item = (part) => encodeURIComponent('color' in field.dataset ? part.trim().replace(/^#/, '') : part.trim())
+        .replace(/%3A/g, ':').replace(/%2F/g, '/');
       return 'list' in field.dataset ? value.split(',').map(item).join(',') : item(value);
     }
 
     // The query of the controls' image, or with `values` standing in for some
-    // controls (another theme): what is empty, the default or unused is left out.
+    // controls (another theme): the preset, then what differs from it (or
+    // from the default), is not empty and is used.
     function query(values = new Map()) {
-      return withStandIns(values, () => fields
-        .filter((field) => text(field.name) !== '' && text(field.name) !== field.dataset.default && isUsed(field))
-        .map((field) => field.name + '=' + encoded(field, text(field.name)))
+      const preset = presetChoice.value ? ['preset=' + encodeURIComponent(presetChoice.value)] : [];
+      return withStandIns(values, () => preset.concat(fields
+        .filter((field) => text(field.name) !== '' && text(field.name) !== baseline(field) && isUsed(field))
+        .map((field) => field.name + '=' + encoded(field, text(field.name))))
         .join('&'));
     }
     const themed = (theme, format) => new Map(format ? [['theme', theme], ['format', format]] : [['theme', theme]]);
@@ -64,21 +81,55 @@ extension BuilderPage {
       });
     }
 
+    // For a calendar URL: its page now and when it next changes, as the service
+    // answers them (null for any other URL, or when the service does not answer).
+    function calendarNow(url) {
+      if (!onCalendar()) return Promise.resolve(null);
+      return fetch(url, { method: 'HEAD' }).then((response) => {
+        const page = response.headers.get('x-current-page');
+        if (!response.ok || page === null) return null;
+        const cacheControl = response.headers.get('cache-control') ?? '';
+        const maxAge = /immutable/.test(cacheControl) ? null : Number(/max-age=(\d+)/.exec(cacheControl)?.[1]);
+        const sent = Date.parse(response.headers.get('date') ?? '') || Date.now();
+        return { page: Number(page), changes: maxAge === null ? null : new Date(sent + maxAge * 1000) };
+      }, () => null);
+    }
+
+    function showCalendar(calendar) {
+      const status = $('calendar-status');
+      status.hidden = calendar === null;
+      if (calendar === null) return;
+      const now = 'Now page ' + (calendar.page + 1) + ' of ' + text('pages') + ' (current=' + calendar.page + '). ';
+      if (calendar.changes === null) {
+        status.textContent = now + 'That is the last page: the image no longer changes, and caches may keep it for good.';
+        return;
+      }
+      const minutes = Math.max(0, Math.round((calendar.changes - Date.now()) / 60000));
+      const wait = minutes >= 60 * 24 ? Math.floor(minutes / 1440) + ' d ' + Math.floor(minutes % 1440 / 60) + ' h'
+        : minutes >= 60 ? Math.floor(minutes / 60) + ' h ' + minutes % 60 + ' min' : minutes + ' min';
+      status.textContent = now + 'Caches ask again at ' + calendar.changes.toLocaleString() + ' (your time), in ' + wait
+        + ', when the page changes' + (calendar.page === 0 ? ' or the calendar starts' : '') + '.';
+    }
+
     function showError(message) {
       $('error').textContent = message;
       $('error').hidden = false;
       $('size').textContent = '';
       for (const id of ['preview', 'preview-dark']) $(id).hidden = true;
       for (const id of ['img-snippet', 'picture-snippet', 'github-snippet', 'auto-url']) $(id).value = '';
+      $('calendar-status').hidden = true;
     }
 
-    // `urls` are the controls' image and the same in the light theme, in the dark one and as an SVG that switches.
-    function show(urls, image) {
+    // `urls` are the controls' image and the same in the light theme, in the dark one and as an SVG that switches;
+    // `calendar` its page now and next change, for a calendar URL.
+    function show(urls, image, calendar) {
       const scale = text('format') === 'svg' ? 1 : Number(text('scale') || 1);
       const width = Math.round(image.naturalWidth / scale);
       const height = Math.round(image.naturalHeight / scale);
       const pages = Number(text('pages'));
-      const alt = 'Page ' + (Number(text('current') || 0) + 1) + ' of ' + pages;
+      // A calendar image shows another page each day: its alt text cannot name one.
+      const alt = onCalendar() ? 'Page indicator of ' + pages + ' pages' : 'Page ' + (Number(text('current') || 0) + 1) + ' of ' + pages;
+      showCalendar(calendar);
       for (const [id, src] of [['preview', urls.light], ['preview-dark', urls.dark]]) {
         Object.assign($(id), { src, width, height, hidden: false });
       }
@@ -115,8 +166,8 @@ extension BuilderPage {
       $('url').value = urls.chosen;
       history.replaceState(null, '', '#' + chosen);
       const turn = ++drawing;
-      Promise.all([draw(urls.chosen), draw(urls.light), draw(urls.dark)]).then(
-        ([image]) => { if (turn === drawing) show(urls, image); },
+      Promise.all([draw(urls.chosen), draw(urls.light), draw(urls.dark), calendarNow(urls.chosen)]).then(
+        ([image, , , calendar]) => { if (turn === drawing) show(urls, image, calendar); },
         (error) => { if (turn === drawing) showError(error.message); });
     }
 
@@ -126,13 +177,23 @@ extension BuilderPage {
       pending = setTimeout(update, 150);
     }
 
-    // Sets every control from a query; what it leaves out takes its default.
+    // Sets every control from a query; what it leaves out takes its preset's value or its default.
     function load(search) {
       const values = new URLSearchParams(search);
-      for (const field of fields) field.value = values.get(field.name) ?? field.dataset.default;
+      presetChoice.value = presets.has(values.get('preset')) ? values.get('preset') : '';
+      for (const field of fields) field.value = values.get(field.name) ?? baseline(field);
       syncPickers();
       update();
     }
+
+    // Choosing a preset sets the look to its values; the page, its calendar, titles, format and scale stay.
+    const keptByPresets = new Set(['pages', 'current', 'start', 'every', 'tz', 'labels', 'format', 'scale']);
+    presetChoice.addEventListener('change', () => {
+      for (const field of fields) {
+        if (!keptByPresets.has(field.name) || presetValues().has(field.name)) field.value = baseline(field);
+      }
+      syncPickers();
+    });
 
     // Colour pickers show the text's colour and write into the text.
     const canvas = document.createElement('canvas').getContext('2d');
@@ -180,8 +241,14 @@ extension BuilderPage {
     }
 
     window.addEventListener('hashchange', () => load(location.hash.slice(1)));
-    if (location.hash.length > 1) load(location.hash.slice(1));
-    else { syncPickers(); update(); }
+    // The presets first (a #query may name one), then the first drawing.
+    fetch('/presets.json').then((response) => (response.ok ? response.json() : {})).catch(() => ({})).then((list) => {
+      presets = new Map(Object.entries(list).map(([name, preset]) => [name, new Map(new URLSearchParams(preset))]));
+      for (const name of presets.keys()) presetChoice.append(new Option(name, name));
+      presetChoice.closest('.field').hidden = presets.size === 0;
+      if (location.hash.length > 1) load(location.hash.slice(1));
+      else { syncPickers(); update(); }
+    });
 
     """#
 }

@@ -39,6 +39,7 @@ extension BuilderPage {
     #size { margin: 0; color: var(--muted); }
     .note { font-size: 12px; color: var(--muted); border-left: 3px solid var(--accent); padding: 0 .6rem; }
     .note p { margin: .2rem 0; }
+    #calendar-status { grid-column: 1 / -1; margin: .2rem 0; }
     #error { margin: 0; padding: .6rem .8rem; border-radius: 8px; background: #ff3b3020; border: 1px solid #ff3b30; font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; }
     .output { display: flex; flex-direction: column; gap: .2rem; }
     .output .head { display: flex; justify-content: space-between; align-items: end; }

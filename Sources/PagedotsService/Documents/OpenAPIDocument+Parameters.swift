@@ -36,6 +36,9 @@ extension Parameter {
         case .integer, .multiple: text += " ASCII digits only."
         case .decimal: text += " Digits with an optional fraction (`7.5`); no sign or exponent."
         case .textList: text += " Split on the literal commas of the value as sent; `%2C` is a comma inside an item."
+        case .dateTime: text += " Without an offset, a wall time in `tz`; `+` in an offset is sent as `%2B` (a bare `+` reads as a space, which is read as `+` too)."
+        case .period: text += " Minutes and hours are elapsed time; days and weeks are calendar days in `tz`, 23 or 25 hours across a daylight-saving change."
+        case .timeZone: text += " As the time zone database (tzdata) names zones; `%2F` or `/` for the slash."
         }
         return text
     }
@@ -63,6 +66,12 @@ extension Parameter {
                 ("type", "array"), ("items", .object(Self.colorSchema)),
                 ("minItems", .integer(count.lowerBound)), ("maxItems", .integer(count.upperBound)),
             ]
+        case .dateTime:
+            schema = [("type", "string"), ("pattern", .string(Self.dateTimePattern))]
+        case .period:
+            schema = [("type", "string"), ("pattern", "^[0-9]+[mhdw]$")]
+        case .timeZone:
+            schema = [("type", "string"), ("pattern", "^[A-Za-z0-9_+-]+(/[A-Za-z0-9_+-]+)*$")]
         case .textList:
             // One item per page; an item has no control character (nor a literal comma, which would split it).
             schema = [
@@ -76,6 +85,9 @@ extension Parameter {
         }
         return .object(schema)
     }
+
+    /// `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM` with an optional `Z` or `±HH:MM` (`+` possibly decoded as a space).
+    static let dateTimePattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt][0-9]{2}:[0-9]{2}([Zz]|[+ -][0-9]{2}:[0-9]{2})?)?$"
 
     private static let colorSchema: [(key: String, value: JSONValue)] = [("type", "string"), ("pattern", .string(colorPattern))]
 

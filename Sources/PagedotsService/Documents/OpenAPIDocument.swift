@@ -44,6 +44,11 @@ enum OpenAPIDocument {
                 id: "OpenAPIDocument", summary: "This document.",
                 mediaType: "application/json", cacheControl: cacheControl, compressible: true, tagged: true
             )),
+            ("/presets.json", fixedPathItem(
+                id: "Presets",
+                summary: "The operator's presets: a JSON object of preset names to the query strings that `preset=NAME` stands for, sorted by name; `{}` without any.",
+                mediaType: "application/json", cacheControl: PresetStore.cacheControl, compressible: true, tagged: true
+            )),
         ]
         return [
             "openapi": "3.1.0",
@@ -68,9 +73,16 @@ enum OpenAPIDocument {
         served as `image/png`. `dwell`, `transition`, `effect`, `loop`, `fps` and `matte` are validated \
         and have no effect on a still image; `theme=auto` is for SVG only. Unknown query parameters are ignored and listed in `X-Ignored-Parameters`. \
         A known parameter given twice, a value out of range, or a combination that cannot be drawn is a \
-        `400` whose one-line plain-text body names the parameter. When the service runs with a signing \
-        key, image URLs must end with `&sig=`, the unpadded base64url HMAC-SHA256 of the query before it; \
-        a missing or wrong signature is a `403`. A client that asks for more new images than its rate \
+        `400` whose one-line plain-text body names the parameter. With `start` and `every` the current \
+        page follows the clock (in the time zone `tz`), and the answer may be kept only until the page \
+        changes (`Cache-Control: public, max-age=` the seconds left; `X-Current-Page` names the page). \
+        `preset=NAME` (repeatable) stands for the parameters of one of the operator's presets \
+        (`/presets.json`); the URL's own parameters override them. When the service runs with signing \
+        keys, image URLs must end with `&sig=`, the unpadded base64url HMAC-SHA256 of the query before it \
+        under one of them; a missing or wrong signature is a `403`, and so is a signed `expires` \
+        (seconds since 1970) that has come; until then the answer may be kept for the seconds left. A \
+        service that draws only its presets answers `403` to a URL that sets anything but the page, its \
+        calendar, `labels`, `format` and `scale`. A client that asks for more new images than its rate \
         allows gets a `429` with `Retry-After`. Any method other than GET and HEAD is a `405` with \
         `Allow: GET, HEAD`; any other path is a `404`. Text answers (SVG, the builder page, this \
         document, the metrics) are gzip-compressed when `Accept-Encoding` allows it, and carry \
@@ -111,7 +123,7 @@ enum OpenAPIDocument {
 
     private static var components: JSONValue {
         [
-            "parameters": .object(Parameter.all.map { ($0.name.rawValue, $0.openAPIParameter()) } + [
+            "parameters": .object(Parameter.all.map { ($0.name.rawValue, $0.openAPIParameter()) } + requestParameters + [
                 ("If-None-Match", [
                     "name": "If-None-Match", "in": "header", "required": false,
                     "description": "An ETag from an earlier answer: when it names this image, the answer is `304` without a body.",
@@ -125,7 +137,11 @@ enum OpenAPIDocument {
                 ),
                 "Vary": header("`Accept-Encoding`: on every SVG, HTML, JSON and metrics answer, compressed or not.", required: false),
                 "Content-Encoding": header("`gzip` when the body is compressed (text only, when `Accept-Encoding` allows it); absent otherwise.", required: false),
-                "Cache-Control": header("`public, max-age=31536000, immutable`: the same URL always draws the same bytes.", required: true),
+                "Cache-Control": header(
+                    "`public, max-age=31536000, immutable`: the same URL always draws the same bytes; for a calendar URL (`start`, `every`), or a signed one with `expires`, `public, max-age=` the whole seconds until the page changes or the signature expires, whichever comes first (at least 1; a calendar URL on its last page, without `expires`: a year and `immutable`).",
+                    required: true
+                ),
+                "X-Current-Page": header("For a calendar URL only: the page it shows now, 0-based, as `current` would say it.", required: false),
                 "Content-Length": header("Length of the body (of the GET's body, for HEAD).", required: true),
                 "No-Store": header("`no-store`: refusals are never cached.", required: true),
                 "X-Ignored-Parameters": header(
@@ -143,7 +159,9 @@ enum OpenAPIDocument {
                     ],
                 ],
                 "BadParameter": refusal("A parameter or a combination that cannot be drawn (e.g. `current: must be an integer from 0 to 4 (pages=5); got \"5\"`; `theme=auto` with a raster format), an image over 4096 pixels on a side or 4,194,304 in all, or an animation of more than 2000 frames or 33,554,432 pixels over all frames (the line says what to lower)."),
-                "Forbidden": refusal("Only when the service runs with a signing key: `sig` is missing, malformed or wrong."),
+                "Forbidden": refusal(
+                    "When the service runs with signing keys: `sig` is missing, malformed or wrong under every key, or the signed `expires` has come (`expired: this URL was valid until …`). When it draws only its presets: the URL names no preset, or sets a parameter it may not (the line names it)."
+                ),
                 "URITooLong": refusal("The request line is longer than 8192 bytes; the connection is closed."),
                 "TooManyNewImages": refusal(
                     "This client (its address, or the one a trusted proxy forwarded) asked for more new images than the service's per-client rate allows; images already drawn are not limited.",
@@ -153,6 +171,26 @@ enum OpenAPIDocument {
             ],
         ]
     }
+
+    /// The query parameters of an image URL that are not image parameters:
+    /// they say how to read the others.
+    private static let requestParameters: [(key: String, value: JSONValue)] = [
+        ("preset", [
+            "name": "preset", "in": "query", "required": false, "style": "form", "explode": true,
+            "description": "The name of one of the operator's presets (`/presets.json`), whose parameters apply; repeatable, a later preset overriding an earlier one, and the URL's own parameters overriding both. An unknown name is a `400`.",
+            "schema": ["type": "array", "items": ["type": "string", "pattern": "^[a-z0-9-]{1,32}$"]],
+        ]),
+        ("expires", [
+            "name": "expires", "in": "query", "required": false,
+            "description": "With signing keys: the URL is valid until this time, in seconds since 1970 (UTC), inside the signed part; from then on a `403`. Without keys, validated and without effect.",
+            "schema": ["type": "integer", "minimum": 0, "maximum": .integer(Int(QueryDirectives.maxExpiry))],
+        ]),
+        ("sig", [
+            "name": "sig", "in": "query", "required": false,
+            "description": "With signing keys (and then required, last): the unpadded base64url HMAC-SHA256 of the query before `&sig=`. Without keys, an unknown parameter.",
+            "schema": ["type": "string", "pattern": "^[A-Za-z0-9_-]{43}$"],
+        ]),
+    ]
 
     /// A one-line `text/plain` refusal with `Cache-Control: no-store`.
     private static func refusal(_ description: String, extraHeaders: KeyValuePairs<String, JSONValue> = [:]) -> JSONValue {
@@ -204,7 +242,7 @@ struct ImagePath {
             }
             return OpenAPIDocument.ref("parameters", parameter.name.rawValue)
         }
-        parameters.append(OpenAPIDocument.ref("parameters", "If-None-Match"))
+        parameters += ["preset", "expires", "sig", "If-None-Match"].map { OpenAPIDocument.ref("parameters", $0) }
         if scaled {
             parameters.insert([
                 "name": "scale", "in": "path", "required": true,
@@ -256,6 +294,7 @@ struct ImagePath {
                     "Cache-Control": OpenAPIDocument.ref("headers", "Cache-Control"),
                     "Content-Length": OpenAPIDocument.ref("headers", "Content-Length"),
                     "X-Ignored-Parameters": OpenAPIDocument.ref("headers", "X-Ignored-Parameters"),
+                    "X-Current-Page": OpenAPIDocument.ref("headers", "X-Current-Page"),
                     "Vary": OpenAPIDocument.ref("headers", "Vary"),
                     "Content-Encoding": OpenAPIDocument.ref("headers", "Content-Encoding"),
                 ],

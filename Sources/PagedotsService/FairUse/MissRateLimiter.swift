@@ -3,7 +3,9 @@ import Synchronization
 /// How many new images each client may have drawn (docs/operating.md, "Fair
 /// use"): a token bucket per client, `perSecond` tokens a second, holding at
 /// most twice that (at least one), each image drawn for the client taking
-/// one. Safe from any thread.
+/// what it costs (`FairUseCost`). An image that costs more than the bucket
+/// holds is drawn only from a full bucket, which it leaves in debt. Safe
+/// from any thread.
 ///
 /// Each bucket is kept as one number, the time at which it will be full
 /// again (the "theoretical arrival time" of the GCRA, which is a token
@@ -43,6 +45,8 @@ final class MissRateLimiter: Sendable {
 
     private let interval: Int64
     private let tolerance: Int64
+    /// Tokens a full bucket holds.
+    private let burst: Int
     private let clock: @Sendable () -> Int64
     private let sets: Int
     private let slots: Mutex<[Slot]>
@@ -54,6 +58,7 @@ final class MissRateLimiter: Sendable {
         interval = Int64((1e9 / perSecond).rounded())
         let burst = max(1, 2 * perSecond)
         tolerance = Int64(((burst - 1) * 1e9 / perSecond).rounded())
+        self.burst = Int(burst)
         self.clock = clock
         sets = max(1, capacity / Self.ways)
         slots = Mutex([Slot](repeating: Slot(client: .unspecified, fullAt: .min), count: sets * Self.ways))
@@ -62,8 +67,10 @@ final class MissRateLimiter: Sendable {
     /// Clients the table can hold: fixed when it is made.
     var capacity: Int { slots.withLock { $0.count } }
 
-    /// Takes a token from `client`'s bucket, or says how long until one is there.
-    func take(for client: ClientAddress) -> Decision {
+    /// Takes `tokens` (at least 1) from `client`'s bucket, or says how long
+    /// until they are there: as many as the bucket holds, or, for more than
+    /// it holds, a full bucket.
+    func take(_ tokens: Int = 1, for client: ClientAddress) -> Decision {
         let now = clock()
         let key = Self.bucketKey(client)
         var hasher = Hasher()
@@ -79,11 +86,13 @@ final class MissRateLimiter: Sendable {
                 if slots[index].fullAt < slots[chosen].fullAt { chosen = index }
             }
             let fullAt = slots[chosen].client == key ? max(slots[chosen].fullAt, now) : now
-            guard fullAt - now <= tolerance else {
-                let wait = fullAt - tolerance - now
+            // The bucket must hold all but one of the tokens beyond the first, or be full.
+            let allowedAhead = tokens > burst ? 0 : tolerance - Int64(tokens - 1) * interval
+            guard fullAt - now <= allowedAhead else {
+                let wait = fullAt - allowedAhead - now
                 return .refused(retryAfter: Int((wait + 999_999_999) / 1_000_000_000))
             }
-            slots[chosen] = Slot(client: key, fullAt: fullAt + interval)
+            slots[chosen] = Slot(client: key, fullAt: fullAt + Int64(tokens) * interval)
             return .allowed
         }
     }

@@ -4,7 +4,7 @@ import PagedotsCore
 /// request (its method, its query, the cache). A path that is not listed has
 /// no endpoint: `404` whatever the method.
 enum Endpoint: Equatable {
-    /// A page that is not an image: `/healthz`, `/metrics`, `/`, `/openapi.json`.
+    /// A page that is not an image: `/healthz`, `/metrics`, `/`, `/openapi.json`, `/presets.json`.
     case fixed(Route)
     /// An image path (`/indicator`, `@Nx`, `.png`…), with what its suffix
     /// fixes, or why that suffix is refused (`@5x`: a `400` about `scale`).
@@ -17,6 +17,7 @@ enum Endpoint: Equatable {
         case "/metrics": self = .fixed(.metrics)
         case "/": self = .fixed(.page)
         case "/openapi.json": self = .fixed(.openapi)
+        case "/presets.json": self = .fixed(.presets)
         default:
             do {
                 guard let options = try IndicatorQuery.pathOptions(forPath: Substring(path)) else { return nil }

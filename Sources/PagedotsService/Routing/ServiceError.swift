@@ -6,12 +6,19 @@ import PagedotsCore
 enum ServiceError: Error {
     case badParameter(ParameterError)
     case forbidden(SignatureError)
+    /// With `--only-presets`: a parameter the URL may not set, or no preset.
+    case notAllowed(ParameterError)
     case notFound
     case methodNotAllowed
     /// The client asked for more new images than `--client-miss-rate`
     /// allows; it may have another in `retryAfter` seconds.
     case tooManyNewImages(retryAfter: Int)
     case overloaded
+
+    /// The line the client is told, without its newline.
+    var message: String {
+        String(decoding: response(route: .other).body.dropLast(), as: UTF8.self)
+    }
 
     /// The response that tells the client: one line of plain text, never cached.
     func response(route: Route) -> HTTPResponse {
@@ -28,6 +35,9 @@ enum ServiceError: Error {
         case .forbidden(let error):
             status = 403
             message = error.message
+        case .notAllowed(let error):
+            status = 403
+            message = error.description
         case .notFound:
             status = 404
             message = "not found: see / for the endpoints"

@@ -1,21 +1,34 @@
+import PagedotsCore
+
 /// Signs and checks image URLs (docs/operating.md, "Signed URLs"): a query must end
-/// with `&sig=` and the unpadded base64url HMAC-SHA256, under the key, of
-/// the query exactly as sent before `&sig=`.
+/// with `&sig=` and the unpadded base64url HMAC-SHA256, under one of the
+/// keys, of the query exactly as sent before `&sig=`. Several keys let an
+/// operator rotate them: URLs are signed with the first and accepted under any.
 public struct URLSigner: Sendable {
-    private let key: [UInt8]
+    /// In the order given; never empty.
+    private let keys: [[UInt8]]
 
     /// Bytes of an HMAC-SHA256; its unpadded base64url text has 43 characters.
     static let macLength = Digest.sha256Length
     static let signatureLength = 43
 
     public init(key: String) {
-        self.key = Array(key.utf8)
+        keys = [Array(key.utf8)]
     }
 
-    /// `query` with `&sig=…` appended.
+    /// A signer that signs with `first` and accepts any of `keys`; nil for no keys.
+    public init?(keys: [String]) {
+        guard !keys.isEmpty else { return nil }
+        self.keys = keys.map { Array($0.utf8) }
+    }
+
+    /// How many keys it accepts.
+    public var keyCount: Int { keys.count }
+
+    /// `query` with `&sig=…` appended, under the first key.
     public func sign(_ query: Substring) -> String {
         let separator = query.isEmpty ? "sig=" : "&sig="
-        return String(query) + separator + Base64URL.encode(mac(of: query))
+        return String(query) + separator + Base64URL.encode(mac(of: query, key: keys[0]))
     }
 
     /// The signed part of `query` (what the parameters are read from), or the
@@ -34,10 +47,13 @@ public struct URLSigner: Sendable {
               given.count == Self.macLength else {
             return .failure(.malformed)
         }
-        let expected = mac(of: signed)
-        // Every byte compared whatever the first difference, so the time taken tells nothing.
-        let differs = zip(given, expected).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) }
-        return differs == 0 ? .success(signed) : .failure(.wrong)
+        for key in keys {
+            let expected = mac(of: signed, key: key)
+            // Every byte compared whatever the first difference, so the time taken tells nothing.
+            let differs = zip(given, expected).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) }
+            if differs == 0 { return .success(signed) }
+        }
+        return .failure(.wrong)
     }
 
     /// Where the last `&sig=` starts.
@@ -50,7 +66,7 @@ public struct URLSigner: Sendable {
         return nil
     }
 
-    private func mac(of message: Substring) -> [UInt8] {
+    private func mac(of message: Substring, key: [UInt8]) -> [UInt8] {
         Digest.hmacSHA256(key: key, message: Array(message.utf8))
     }
 }
@@ -58,12 +74,15 @@ public struct URLSigner: Sendable {
 /// Why a signed URL is refused.
 enum SignatureError: Error, Equatable {
     case missing, malformed, wrong
+    /// Its `expires` (seconds since 1970) has come.
+    case expired(Int64)
 
     var message: String {
         switch self {
         case .missing: "signature required: image URLs must end with &sig=… (see pagedots sign)"
         case .malformed: "signature malformed: sig must be 43 characters of unpadded base64url"
         case .wrong: "signature does not match this query"
+        case .expired(let time): "expired: this URL was valid until \(CivilTime.iso8601(time)) (expires=\(time))"
         }
     }
 }
