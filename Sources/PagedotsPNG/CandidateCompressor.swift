@@ -35,9 +35,8 @@ final class CandidateCompressor {
         var extraBytes: Int
         /// The caller's name for the way the rows were made.
         var tag: Int
-        /// Whether a pixel takes several bytes (RGB, RGBA, grey and alpha),
-        /// which a thorough compression searches harder (`Deflater.Effort.exhaustive`).
-        var multiByte: Bool
+        /// Whether a thorough compression searches harder (`Deflater.Effort.exhaustive`).
+        var exhaustive: Bool
         /// The size of a quick compression, once made.
         var quickSize: Int?
     }
@@ -137,7 +136,9 @@ final class CandidateCompressor {
     /// Adds a candidate for each of `trials` (a row filtering and the zlib
     /// strategy that goes with it) of `rows`; `tag` names them in the answer
     /// of `compressSmallest()`. Per-row filters are not tried on flat-colour art.
-    func add(_ rows: Scanlines, trials: [(RowFiltering, Deflater.Strategy)], extraBytes: Int, tag: Int) {
+    /// Rows of several bytes a pixel (RGB, RGBA, grey and alpha) are searched
+    /// exhaustively unless `exhaustive` says otherwise.
+    func add(_ rows: Scanlines, trials: [(RowFiltering, Deflater.Strategy)], extraBytes: Int, tag: Int, exhaustive: Bool? = nil) {
         var unfilteredSize: Int?
         for (filtering, strategy) in trials {
             if filtering == .minimumSum, let unfiltered = unfilteredSize,
@@ -145,7 +146,8 @@ final class CandidateCompressor {
                 continue  // flat-colour art: filters do not pay
             }
             var candidate = Candidate(
-                filteredRows: rows.filtered(filtering), strategy: strategy, extraBytes: extraBytes, tag: tag, multiByte: rows.layout.bitsPerPixel > 8
+                filteredRows: rows.filtered(filtering), strategy: strategy, extraBytes: extraBytes, tag: tag,
+                exhaustive: exhaustive ?? (rows.layout.bitsPerPixel > 8)
             )
             if mode == .animation {
                 let size = keepIfSmallest(candidate)
@@ -236,7 +238,7 @@ final class CandidateCompressor {
         compressed.removeAll(keepingCapacity: true)
         let rows = candidate.filteredRows
         let stream = mode == .animation && rows.count <= Self.smallStreamByteLimit ? smallDeflater : deflater
-        let effort = effort == .thorough && candidate.multiByte ? .exhaustive : effort
+        let effort = effort == .thorough && candidate.exhaustive ? .exhaustive : effort
         rows.withUnsafeBufferPointer { stream.compress($0, strategy: candidate.strategy, effort: effort, appendingTo: &compressed) }
     }
 }

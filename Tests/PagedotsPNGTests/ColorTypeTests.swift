@@ -86,6 +86,21 @@ struct ColorTypeTests {
         #expect(decoded.transparency.count == 3)
     }
 
+    @Test("a larger image whose palette outweighs its rows is written without one, when that is smaller")
+    func heavyPalette() throws {
+        let discs = TestImage.ramps(count: 5, height: 32)
+        #expect(discs.rgba.count > 12288, "over the direct trial's limit")
+        let decoded = try expectRoundTrip(discs)
+        #expect(decoded.colorType == 6)
+        #expect(decoded.chunkTypes == ["IHDR", "IDAT", "IEND"])
+    }
+
+    @Test("indicator dots keep their palette: theirs does not outweigh their rows")
+    func lightPalette() throws {
+        let decoded = try expectRoundTrip(TestImage.dots(count: 5, diameter: 16))
+        #expect(decoded.colorType == 3)
+    }
+
     @Test("a tiny image may do without its palette when that is smaller, and still round-trips")
     func tinyImage() throws {
         let image = TestImage.dots(count: 3, diameter: 6)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import TestSupport
 
 /// Deterministic test images as straight RGBA bytes.
@@ -39,6 +42,51 @@ struct TestImage {
             }
         }
         return colors
+    }
+
+    /// Five-pointed stars of one colour in a row on a transparent canvas,
+    /// `size` pixels apart, their edges antialiased by 8×8 samples a pixel
+    /// (up to 64 alpha levels, as the renderer's stars have); like
+    /// indicator dots, the first opaque and the others at 30 %.
+    static func stars(count: Int, size: Int, color: [UInt8] = [255, 204, 0]) -> TestImage {
+        let outer = Double(size) * 0.45, inner = outer * 0.382
+        let corners = (0..<10).map { index in
+            let angle = Double(index) * .pi / 5 - .pi / 2
+            let radius = index.isMultiple(of: 2) ? outer : inner
+            return (x: radius * cos(angle), y: radius * sin(angle))
+        }
+        func inside(_ x: Double, _ y: Double) -> Bool {
+            // Even-odd crossings of the ten edges.
+            var crossings = false
+            for index in corners.indices {
+                let a = corners[index], b = corners[(index + 1) % corners.count]
+                if (a.y > y) != (b.y > y) && x < a.x + (y - a.y) * (b.x - a.x) / (b.y - a.y) {
+                    crossings.toggle()
+                }
+            }
+            return crossings
+        }
+        return TestImage(width: size * count, height: size) { x, y in
+            var covered = 0
+            for sample in 0..<64 {
+                let sx = Double(x % size) + (Double(sample % 8) + 0.5) / 8 - Double(size) / 2
+                let sy = Double(y) + (Double(sample / 8) + 0.5) / 8 - Double(size) / 2
+                covered += inside(sx, sy) ? 1 : 0
+            }
+            let alpha = (Double(covered) / 64 * (x < size ? 255 : 77)).rounded()
+            return alpha == 0 ? [0, 0, 0, 0] : color + [UInt8(alpha)]
+        }
+    }
+
+    /// Soft-edged bars: in every row, `count` ramps of one colour from
+    /// nearly transparent to its full alpha, 32 pixels each, the first to
+    /// opaque and the others to 30 % — dozens of translucent colours in rows
+    /// that repeat, where PLTE and tRNS outweigh the rows.
+    static func ramps(count: Int, height: Int) -> TestImage {
+        TestImage(width: 32 * count, height: height) { x, _ in
+            let alpha = (Double(x % 32 + 1) / 32 * (x < 32 ? 255 : 77)).rounded()
+            return [0, 122, 255, UInt8(alpha)]
+        }
     }
 
     /// Something like an indicator: a transparent canvas with antialiased
