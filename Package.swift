@@ -6,7 +6,7 @@ import PackageDescription
 // PagedotsRender (drawing → pixels with Cairo, or SVG) → PagedotsPNG (pixels → PNG) and
 // PagedotsGIF (frames → animated GIF) →
 // HTTPServer (generic HTTP/1.1 over epoll) → PagedotsService (routes, cache, metrics) →
-// pagedots (the executable).
+// pagedots (the executable). Uploads come in through MultipartFormData (bodies → parts).
 let package = Package(
     name: "pagedots",
     products: [
@@ -31,10 +31,14 @@ let package = Package(
         .target(name: "PagedotsRender", dependencies: ["PagedotsCore", "CCairo", "CPango"]),
         .target(name: "PagedotsPNG", dependencies: ["CZlib"]),
         .target(name: "PagedotsGIF", dependencies: ["CGif", "CImageQuant"]),
+        .target(name: "MultipartFormData"),
         .target(name: "HTTPServer", dependencies: ["CLinux"]),
         .target(
             name: "PagedotsService",
-            dependencies: ["PagedotsCore", "PagedotsRender", "PagedotsPNG", "PagedotsGIF", "HTTPServer", "CGLib", "CZlib", "CLinux"]
+            dependencies: [
+                "PagedotsCore", "PagedotsRender", "PagedotsPNG", "PagedotsGIF", "MultipartFormData",
+                "HTTPServer", "CGLib", "CZlib", "CLinux",
+            ]
         ),
         .executableTarget(name: "pagedots", dependencies: ["PagedotsService"]),
         // Drives the scripts under bench/: times the pipeline's steps in-process.
@@ -53,6 +57,7 @@ let package = Package(
         // giflib's own decoder (CGif) reads the files back: an independent check of the encoder.
         .testTarget(name: "PagedotsGIFTests", dependencies: ["PagedotsGIF", "TestSupport", "CGif"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "MultipartFormDataTests", dependencies: ["MultipartFormData"]),
         .testTarget(name: "PagedotsServiceTests", dependencies: ["PagedotsService", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
