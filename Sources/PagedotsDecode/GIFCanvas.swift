@@ -54,9 +54,11 @@ struct GIFCanvas {
         case .keep:
             break
         case .background:
+            // The rectangle clipped to the screen, which it may lie partly or wholly outside.
             let right = min(last.left + last.width, image.width)
-            guard last.left < right else { break }
-            for row in last.top..<min(last.top + last.height, image.height) {
+            let bottom = min(last.top + last.height, image.height)
+            guard last.left < right, last.top < bottom else { break }
+            for row in last.top..<bottom {
                 let start = (row * image.width + last.left) * 4
                 image.pixels.withUnsafeMutableBufferPointer { $0[start..<(start + (right - last.left) * 4)].update(repeating: 0) }
             }

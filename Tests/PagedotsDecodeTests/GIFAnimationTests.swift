@@ -67,3 +67,27 @@ struct GIFAnimationTests {
         }
     }
 }
+
+@Suite("Animated GIF: fuzzing's finds")
+struct GIFFuzzRegressionTests {
+    @Test("A frame below the screen whose disposal clears its rectangle is clipped to nothing, not a crash")
+    func offScreenDisposal() throws {
+        // The fuzzer's file: its second frame lies at row 32771 of a 20-row screen (cleared when the third is drawn), and its third is defective.
+        let bytes = Fixtures.bytes("off-screen-disposal.gif")
+        var frames = 0
+        var failure: ImageDecodingError?
+        bytes.withUnsafeBytes { bytes in
+            do throws(ImageDecodingError) {
+                let player = try GIFFramePlayer(bytes)
+                while let frame = try player.next() {
+                    #expect((frame.image.width, frame.image.height) == (24, 20))
+                    frames += 1
+                }
+            } catch {
+                failure = error
+            }
+        }
+        #expect(frames == 2)
+        #expect(failure == .corrupt(.gif, reason: "Image is defective, decoding aborted"))
+    }
+}
