@@ -1,9 +1,16 @@
 /// What the connection state machine needs to know about its limits and timeouts.
 struct ConnectionSettings: Sendable {
     var limits: RequestHeadParser.Limits
-    /// Largest request body read and thrown away; larger is 413.
-    var maxBodyBytes: Int
+    /// Largest body kept for a handler that accepts it; larger is 413.
+    var maxUploadBytes: Int
+    /// Largest body read and thrown away; larger is 413.
+    var maxDiscardedBodyBytes: Int
+    /// What accepted bodies take from, all connections together.
+    var uploadBudget: UploadBudget
+    /// The handler's `acceptsBody`.
+    var acceptsBody: @Sendable (HTTPRequest) -> Bool
     var headerTimeout: TimeSpan
+    var bodyTimeout: TimeSpan
     var idleTimeout: TimeSpan
     var sendTimeout: TimeSpan
     /// How long a connection closed after an error keeps reading (and
@@ -22,14 +29,21 @@ struct ConnectionSettings: Sendable {
     /// Whether completed responses carry what an access log needs.
     var keepsAccessRecords: Bool
 
-    init(_ configuration: HTTPServerConfiguration, keepsAccessRecords: Bool) {
+    init(
+        _ configuration: HTTPServerConfiguration, keepsAccessRecords: Bool,
+        acceptsBody: @escaping @Sendable (HTTPRequest) -> Bool = { _ in false }
+    ) {
         limits = RequestHeadParser.Limits(
             maxRequestLineBytes: configuration.maxRequestLineBytes,
             maxHeaderBytes: configuration.maxHeaderBytes,
             maxHeaderLines: configuration.maxHeaderLines
         )
-        maxBodyBytes = configuration.maxBodyBytes
+        maxUploadBytes = configuration.maxUploadBytes
+        maxDiscardedBodyBytes = configuration.maxDiscardedBodyBytes
+        uploadBudget = UploadBudget(limit: configuration.maxHeldUploadBytes)
+        self.acceptsBody = acceptsBody
         headerTimeout = TimeSpan(seconds: configuration.headerTimeout)
+        bodyTimeout = TimeSpan(seconds: configuration.bodyTimeout)
         idleTimeout = TimeSpan(seconds: configuration.idleTimeout)
         sendTimeout = TimeSpan(seconds: configuration.sendTimeout)
         lingerTimeout = TimeSpan(seconds: configuration.lingerTimeout)
@@ -55,8 +69,10 @@ struct Moment {
 enum TimerKind: Int, CaseIterable {
     /// No request in progress (`idleTimeout`): close without a response.
     case idle
-    /// A request head (and body) in progress (`headerTimeout`): 408.
+    /// A request head (or a body thrown away) in progress (`headerTimeout`): 408.
     case request
+    /// A body the handler accepted in progress (`bodyTimeout`): 408.
+    case body
     /// Output waiting for the client to read (`sendTimeout`): abandon it, close.
     case send
     /// Closed for output, discarding input (`lingerTimeout`): close.
@@ -113,8 +129,8 @@ struct HTTPConnection {
     private enum Phase {
         /// Waiting for a head (idle when the input is empty) or reading one.
         case readingHead
-        /// The head is parsed; its body is being read and thrown away.
-        case readingBody(BodyDiscarder, ParsedHead)
+        /// The head is parsed; its body is being read (kept, or thrown away).
+        case readingBody(BodyReader, ParsedHead)
         /// The handler has the request.
         case awaitingResponse(InFlightRequest)
         /// The last response is queued: send it, then close (after lingering).
@@ -129,6 +145,9 @@ struct HTTPConnection {
         var includeBody: Bool
         var version: HTTPVersion
         var keepAlive: Bool
+        /// Its body has not been read (`Expect: 100-continue` for a body the
+        /// handler does not take): whatever comes after it is dropped while lingering.
+        var bodyUnread: Bool
         var startedAt: MonotonicTime
         /// Kept for the access record, when records are kept.
         var request: HTTPRequest?
@@ -142,7 +161,7 @@ struct HTTPConnection {
         var report: CompletedResponse
     }
 
-    private let settings: ConnectionSettings
+    let settings: ConnectionSettings
     private var phase = Phase.readingHead
     private var parser: RequestHeadParser
     /// Received bytes not yet parsed.
@@ -157,6 +176,7 @@ struct HTTPConnection {
 
     private var idleSince: MonotonicTime
     private var requestStartedAt: MonotonicTime
+    private var bodyStartedAt: MonotonicTime
     private var outputProgressAt: MonotonicTime
     private var lingerStartedAt: MonotonicTime
     private var lingerDiscarded = 0
@@ -174,6 +194,7 @@ struct HTTPConnection {
         output = ByteBuffer(retainedCapacity: settings.retainedBufferBytes)
         idleSince = now
         requestStartedAt = now
+        bodyStartedAt = now
         outputProgressAt = now
         lingerStartedAt = now
         lastWriteAt = now
@@ -195,6 +216,11 @@ struct HTTPConnection {
             if lingerDiscarded > settings.maxLingerBytes { phase = .closed }
         case .closing, .closed:
             break
+        case .readingBody(var reader, let head) where input.isEmpty:
+            // Straight from the read buffer into the body: nothing passes through `input` but what follows it.
+            let consumed = reader.consume(bytes).consumed
+            phase = .readingBody(reader, head)
+            if consumed < bytes.count { input.append(UnsafeRawBufferPointer(rebasing: bytes[consumed...])) }
         case .readingHead, .readingBody, .awaitingResponse:
             if case .readingHead = phase, input.isEmpty { requestStartedAt = now }
             input.append(bytes)
@@ -230,7 +256,7 @@ struct HTTPConnection {
             at: moment
         )
         if close {
-            phase = .closing(linger: !input.isEmpty)
+            phase = .closing(linger: !input.isEmpty || request.bodyUnread)
         } else {
             phase = .readingHead
             if input.isEmpty { idleSince = moment.time } else { requestStartedAt = moment.time }
@@ -250,6 +276,8 @@ struct HTTPConnection {
             phase = .closed
         case .request:
             fail(.requestTimeout(seconds: Double(settings.headerTimeout.nanoseconds) / 1e9), at: moment)
+        case .body:
+            fail(.bodyTimeout(seconds: Double(settings.bodyTimeout.nanoseconds) / 1e9), at: moment)
         }
     }
 
@@ -306,6 +334,8 @@ struct HTTPConnection {
         switch phase {
         case .readingHead where input.isEmpty:
             return ConnectionTimer(kind: .idle, deadline: idleSince.adding(settings.idleTimeout))
+        case .readingBody(let reader, _) where reader.body != nil:
+            return ConnectionTimer(kind: .body, deadline: bodyStartedAt.adding(settings.bodyTimeout))
         case .readingHead, .readingBody:
             return ConnectionTimer(kind: .request, deadline: requestStartedAt.adding(settings.headerTimeout))
         default:
@@ -334,7 +364,7 @@ struct HTTPConnection {
 
     // MARK: Reading requests
 
-    /// Parses and discards bodies until a request is ready for the handler.
+    /// Parses heads and reads bodies until a request is ready for the handler.
     private mutating func takeNextRequest(at moment: Moment) -> ConnectionAction? {
         while true {
             switch phase {
@@ -358,20 +388,24 @@ struct HTTPConnection {
                     self.parser.reset()
                     if let dispatch = startRequest(head, at: moment) { return dispatch }
                 }
-            case .readingBody(var discarder, let head):
-                let (consumed, outcome) = input.withUnconsumedBytes { discarder.consume($0) }
+            case .readingBody(var reader, let head):
+                let (consumed, outcome) = input.withUnconsumedBytes { reader.consume(UnsafeRawBufferPointer($0)) }
                 input.consume(consumed)
                 switch outcome {
                 case .needMore:
-                    phase = inputEnded ? .closing(linger: false) : .readingBody(discarder, head)
+                    phase = inputEnded ? .closing(linger: false) : .readingBody(reader, head)
                     return nil
                 case .done:
-                    return dispatch(head, at: moment)
+                    reader.body?.trim()
+                    return dispatch(head, body: reader.body, at: moment)
                 case .tooLarge:
-                    fail(.bodyTooLarge(limit: settings.maxBodyBytes), at: moment)
+                    fail(.bodyTooLarge(limit: reader.body == nil ? settings.maxDiscardedBodyBytes : settings.maxUploadBytes), at: moment)
                     return nil
                 case .invalid:
                     fail(.invalidChunkedBody, at: moment)
+                    return nil
+                case .overBudget:
+                    fail(.uploadsBusy, at: moment)
                     return nil
                 }
             case .awaitingResponse, .closing, .lingering, .closed:
@@ -380,36 +414,67 @@ struct HTTPConnection {
         }
     }
 
-    /// A parsed head: dispatched at once, or its body read first.
+    /// A parsed head: dispatched at once, or its body read first (kept for a
+    /// handler that accepts it, else dropped).
     private mutating func startRequest(_ head: ParsedHead, at moment: Moment) -> ConnectionAction? {
-        switch head.framing {
-        case .none:
-            return dispatch(head, at: moment)
-        case .length(let length) where length > settings.maxBodyBytes:
-            fail(.bodyTooLarge(limit: settings.maxBodyBytes), at: moment)
-            return nil
-        case .length, .chunked:
-            if head.expectsContinue {
-                if output.isEmpty { outputProgressAt = moment.time }
-                output.append("HTTP/1.1 100 Continue\r\n\r\n")
+        if head.framing == .none { return dispatch(head, at: moment) }
+        let declared: Int? = if case .length(let length) = head.framing { length } else { nil }
+        let body: HTTPRequestBody?
+        if settings.acceptsBody(head.request) {
+            if let declared, declared > settings.maxUploadBytes {
+                fail(.bodyTooLarge(limit: settings.maxUploadBytes), at: moment)
+                return nil
             }
-            phase = .readingBody(BodyDiscarder(framing: head.framing, limit: settings.maxBodyBytes), head)
-            return nil
+            // The declared length is allocated (and budgeted) at once; a chunked body grows from 64 KiB.
+            guard let accepted = HTTPRequestBody(
+                capacity: declared ?? min(settings.maxUploadBytes, 64 << 10), budget: settings.uploadBudget
+            ) else {
+                fail(.uploadsBusy, at: moment)
+                return nil
+            }
+            body = accepted
+            bodyStartedAt = moment.time
+        } else if head.expectsContinue {
+            // The client waits before sending a body nobody takes: answer now, then close.
+            return dispatch(head, bodyUnread: true, at: moment)
+        } else {
+            if let declared, declared > settings.maxDiscardedBodyBytes {
+                fail(.bodyTooLarge(limit: settings.maxDiscardedBodyBytes), at: moment)
+                return nil
+            }
+            body = nil
         }
+        if head.expectsContinue {
+            if output.isEmpty { outputProgressAt = moment.time }
+            output.append("HTTP/1.1 100 Continue\r\n\r\n")
+        }
+        let reader = BodyReader(
+            framing: head.framing, limit: body == nil ? settings.maxDiscardedBodyBytes : settings.maxUploadBytes,
+            maxTrailerBytes: settings.limits.maxHeaderBytes, keepingIn: body
+        )
+        phase = .readingBody(reader, head)
+        return nil
     }
 
-    private mutating func dispatch(_ head: ParsedHead, at moment: Moment) -> ConnectionAction {
+    /// Hands `head`'s request to the handler, with its `body` when one was kept.
+    private mutating func dispatch(
+        _ head: ParsedHead, body: HTTPRequestBody? = nil, bodyUnread: Bool = false, at moment: Moment
+    ) -> ConnectionAction {
         let sequence = nextSequence
         nextSequence += 1
         phase = .awaitingResponse(InFlightRequest(
             sequence: sequence,
             includeBody: head.request.method != .head,
             version: head.request.version,
-            keepAlive: head.keepAlive,
+            keepAlive: head.keepAlive && !bodyUnread,
+            bodyUnread: bodyUnread,
             startedAt: moment.time,
+            // Without the body: an access record must not keep it alive.
             request: settings.keepsAccessRecords ? head.request : nil
         ))
-        return .dispatch(head.request, sequence: sequence)
+        var request = head.request
+        request.body = body
+        return .dispatch(request, sequence: sequence)
     }
 
     /// Whether the unparsed input holds a whole head (checked on a copy of the parser).

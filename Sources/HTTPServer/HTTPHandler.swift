@@ -1,12 +1,30 @@
 /// The application behind the server.
 public protocol HTTPHandler: Sendable {
-    /// Called on an event-loop thread for every complete request head (once
-    /// its body, if any, has been read and dropped), in the order of each
-    /// connection. Must not block: answer with `responder.send`
-    /// before returning, or hand `responder` to other work that answers later
-    /// from any thread. Each responder must be used exactly once; the next
-    /// request on the same connection waits for the answer.
+    /// Called on an event-loop thread for every complete request, in the
+    /// order of each connection: once its body has been read (into
+    /// `request.body`, if `acceptsBody` took it; else read and dropped), or
+    /// at once, without its body, when the client waits for a word before
+    /// sending it (`Expect: 100-continue`) and the handler does not accept
+    /// it. Must not block: answer with `responder.send` before returning, or
+    /// hand `responder` to other work that answers later from any thread.
+    /// Each responder must be used exactly once; the next request on the same
+    /// connection waits for the answer.
     func handle(_ request: HTTPRequest, responder: HTTPResponder)
+
+    /// Whether `handle` takes the body of `request`, read whole into
+    /// `request.body` (at most `HTTPServerConfiguration.maxUploadBytes`,
+    /// within `bodyTimeout`). Called on an event-loop thread, once for each
+    /// request whose head announces a body (`Content-Length` above 0, or
+    /// chunked), before any of it is read; never for the others. Must be
+    /// cheap and must not block. Default false: the body is read and dropped
+    /// (at most `maxDiscardedBodyBytes`), or, when the client sent `Expect:
+    /// 100-continue`, not read at all: `handle` answers at once and the
+    /// connection closes after the answer.
+    func acceptsBody(of request: HTTPRequest) -> Bool
+}
+
+extension HTTPHandler {
+    public func acceptsBody(of request: HTTPRequest) -> Bool { false }
 }
 
 /// Told about connections and responses, e.g. to keep metrics or an access

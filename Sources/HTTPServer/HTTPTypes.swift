@@ -2,6 +2,7 @@
 public enum HTTPMethod: Hashable, Sendable {
     case get
     case head
+    case post
     /// Any other syntactically valid method, as sent (methods are case-sensitive).
     case other(String)
 
@@ -10,6 +11,7 @@ public enum HTTPMethod: Hashable, Sendable {
         switch self {
         case .get: "GET"
         case .head: "HEAD"
+        case .post: "POST"
         case .other(let name): name
         }
     }
@@ -61,9 +63,16 @@ public struct HTTPRequest: Sendable {
     /// The IP address of the connection's peer, network order: 4 bytes for
     /// IPv4, 16 for IPv6; empty for a request that came from no socket.
     public var peerAddress: [UInt8] = []
+    /// The body, when the handler accepted it (`HTTPHandler.acceptsBody`);
+    /// nil when there was none, or it was not taken.
+    public var body: HTTPRequestBody?
 
-    public init(method: HTTPMethod, version: HTTPVersion, path: String, query: String, headers: [HTTPHeaderField]) {
+    public init(
+        method: HTTPMethod, version: HTTPVersion, path: String, query: String, headers: [HTTPHeaderField],
+        body: HTTPRequestBody? = nil
+    ) {
         self.init(method: method, version: version, path: path, query: query, fieldBytes: HTTPRequest.serialize(headers))
+        self.body = body
     }
 
     init(method: HTTPMethod, version: HTTPVersion, path: String, query: String, fieldBytes: [UInt8]) {

@@ -141,6 +141,11 @@ struct ConnectionHarness {
         run()
     }
 
+    /// Drops the requests handed out so far (and the bodies they hold).
+    mutating func forgetDispatched() {
+        dispatched.removeAll()
+    }
+
     mutating func takeSentText() -> String {
         defer { sent.removeAll() }
         return sentText
