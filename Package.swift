@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "PagedotsGIFTests", dependencies: ["PagedotsGIF", "TestSupport", "CGif"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "MultipartFormDataTests", dependencies: ["MultipartFormData"]),
-        .testTarget(name: "PagedotsDecodeTests", dependencies: ["PagedotsDecode", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "PagedotsDecodeTests", dependencies: ["PagedotsDecode", "TestSupport"]),
         .testTarget(name: "PagedotsServiceTests", dependencies: ["PagedotsService", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

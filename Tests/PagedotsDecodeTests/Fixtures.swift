@@ -1,13 +1,10 @@
 import PagedotsDecode
 import TestSupport
 
-/// The files under `Fixtures/` (made by `Fixtures/make-fixtures.py`).
+/// The upload fixtures (`UploadFixtures`), read and decoded.
 enum Fixtures {
-    static let folder = sourceFolder(of: #filePath) + "/Fixtures"
-
-    /// The bytes of fixture `name`; empty when it is missing (the test then fails on them).
     static func bytes(_ name: String) -> [UInt8] {
-        readFileBytes(folder + "/" + name) ?? []
+        UploadFixtures.bytes(name)
     }
 
     /// Pillow's reading of fixture `name`, from `name.expected.png`, as straight RGBA.

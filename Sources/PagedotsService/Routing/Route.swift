@@ -7,6 +7,7 @@ enum Route: Int, CaseIterable, Sendable {
     case metrics
     case page
     case openapi
+    case carousel
 
     /// The name in metrics.
     var name: String {
@@ -17,6 +18,7 @@ enum Route: Int, CaseIterable, Sendable {
         case .metrics: "metrics"
         case .page: "page"
         case .openapi: "openapi"
+        case .carousel: "carousel"
         }
     }
 }
