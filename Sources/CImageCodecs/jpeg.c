@@ -21,9 +21,15 @@ typedef struct {
 
 static void jpeg_fail(j_common_ptr common) {
     jpeg_session *session = (jpeg_session *)common->err;
-    char text[JMSG_LENGTH_MAX];
-    common->err->format_message(common, text);
-    snprintf(session->info->message, sizeof session->info->message, "%s", text);
+    if (common->err->msg_code == JERR_NO_BACKING_STORE) {
+        // libjpeg asks for disk space when its memory limit is reached: say what happened.
+        snprintf(session->info->message, sizeof session->info->message,
+                 "decoding it needs more than %ld MiB", common->mem->max_memory_to_use >> 20);
+    } else {
+        char text[JMSG_LENGTH_MAX];
+        common->err->format_message(common, text);
+        snprintf(session->info->message, sizeof session->info->message, "%s", text);
+    }
     longjmp(session->jump, 1);
 }
 
