@@ -58,22 +58,6 @@ static void jpeg_open(jpeg_session *session, struct jpeg_decompress_struct *deco
     jpeg_mem_src(decoder, data, (unsigned long)size);
 }
 
-int pd_jpeg_probe(const void *data, size_t size, pd_image_info *info) {
-    jpeg_session session = {.info = info};
-    // Zeroed: an error inside jpeg_create_decompress (a version mismatch) jumps back before it is set up.
-    struct jpeg_decompress_struct decoder = {0};
-    if (setjmp(session.jump)) {
-        jpeg_destroy_decompress(&decoder);
-        return PD_CORRUPT;
-    }
-    jpeg_open(&session, &decoder, data, size);
-    jpeg_read_header(&decoder, TRUE);
-    info->width = decoder.image_width;
-    info->height = decoder.image_height;
-    jpeg_destroy_decompress(&decoder);
-    return PD_OK;
-}
-
 /// Where pixel (x, y) of the stored image goes in the output, as an index,
 /// for EXIF orientation 1–8 (TIFF 6.0, tag 274); `width` × `height` is the
 /// stored size.
@@ -121,6 +105,12 @@ int pd_jpeg_decode(const void *data, size_t size, unsigned scale_denominator, in
     jpeg_open(&session, &decoder, data, size);
     decoder.mem->max_memory_to_use = max_memory;
     jpeg_read_header(&decoder, TRUE);
+    info->width = decoder.image_width;
+    info->height = decoder.image_height;
+    if (rgba == NULL) {
+        jpeg_destroy_decompress(&decoder);
+        return PD_OK;
+    }
     int cmyk = decoder.jpeg_color_space == JCS_CMYK || decoder.jpeg_color_space == JCS_YCCK;
     decoder.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
     decoder.scale_num = 1;

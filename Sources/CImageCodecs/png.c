@@ -52,33 +52,13 @@ static int png_open(png_source *source, png_structp *png, png_infop *info_ptr, u
     return 1;
 }
 
-int pd_png_probe(const void *data, size_t size, uint32_t max_width, uint32_t max_height, pd_image_info *info) {
-    png_source source = {data, size, 0, info, PD_CORRUPT};
-    png_structp png;
-    png_infop header;
-    if (!png_open(&source, &png, &header, max_width, max_height)) {
-        snprintf(info->message, sizeof info->message, "out of memory");
-        return PD_CORRUPT;
-    }
-    if (setjmp(png_jmpbuf(png))) {
-        png_destroy_read_struct(&png, &header, NULL);
-        return source.status;
-    }
-    png_read_info(png, header);
-    info->width = png_get_image_width(png, header);
-    info->height = png_get_image_height(png, header);
-    png_destroy_read_struct(&png, &header, NULL);
-    return PD_OK;
-}
-
-int pd_png_decode(const void *data, size_t size, uint32_t expected_width, uint32_t expected_height,
-                  void *rgba, pd_image_info *info) {
+int pd_png_decode(const void *data, size_t size, uint32_t width, uint32_t height, void *rgba, pd_image_info *info) {
     png_source source = {data, size, 0, info, PD_CORRUPT};
     png_structp png;
     png_infop header;
     // Volatile: changed between setjmp and a longjmp back to it.
     png_bytep *volatile rows = NULL;
-    if (!png_open(&source, &png, &header, expected_width, expected_height)) {
+    if (!png_open(&source, &png, &header, width, height)) {
         snprintf(info->message, sizeof info->message, "out of memory");
         return PD_CORRUPT;
     }
@@ -88,9 +68,13 @@ int pd_png_decode(const void *data, size_t size, uint32_t expected_width, uint32
         return source.status;
     }
     png_read_info(png, header);
-    uint32_t width = png_get_image_width(png, header);
-    uint32_t height = png_get_image_height(png, header);
-    if (width != expected_width || height != expected_height) png_error(png, "the size changed since the probe");
+    info->width = png_get_image_width(png, header);
+    info->height = png_get_image_height(png, header);
+    if (rgba == NULL) {
+        png_destroy_read_struct(&png, &header, NULL);
+        return PD_OK;
+    }
+    if (info->width != width || info->height != height) png_error(png, "the size changed since the probe");
     int color_type = png_get_color_type(png, header);
     if (png_get_bit_depth(png, header) == 16) png_set_scale_16(png);
     if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);

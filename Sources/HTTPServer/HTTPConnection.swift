@@ -472,6 +472,7 @@ struct HTTPConnection {
             // Without the body: an access record must not keep it alive.
             request: settings.keepsAccessRecords ? head.request : nil
         ))
+        guard let body else { return .dispatch(head.request, sequence: sequence) }
         var request = head.request
         request.body = body
         return .dispatch(request, sequence: sequence)

@@ -23,7 +23,7 @@ enum JPEGInput {
 
     static func probe(_ bytes: UnsafeRawBufferPointer, limits: ImageSizeLimits) throws(ImageDecodingError) -> Header {
         var info = pd_image_info()
-        guard pd_jpeg_probe(bytes.baseAddress, bytes.count, &info) == PD_OK else {
+        guard pd_jpeg_decode(bytes.baseAddress, bytes.count, 1, 1, 0, 0, 0, nil, &info) == PD_OK else {
             throw .corrupt(.jpeg, reason: info.messageText)
         }
         let header = Header(storedWidth: Int(info.width), storedHeight: Int(info.height), orientation: JPEGOrientation(exifIn: bytes))

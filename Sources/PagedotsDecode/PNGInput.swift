@@ -5,7 +5,7 @@ import CImageCodecs
 enum PNGInput {
     static func probe(_ bytes: UnsafeRawBufferPointer, limits: ImageSizeLimits) throws(ImageDecodingError) -> ImageProbe {
         var info = pd_image_info()
-        let status = pd_png_probe(bytes.baseAddress, bytes.count, UInt32(limits.maxSide), UInt32(limits.maxSide), &info)
+        let status = pd_png_decode(bytes.baseAddress, bytes.count, UInt32(limits.maxSide), UInt32(limits.maxSide), nil, &info)
         try check(status, info, bytes, limits: limits)
         return ImageProbe(kind: .png, width: Int(info.width), height: Int(info.height))
     }

@@ -13,18 +13,20 @@ private func post(_ target: String, body: [UInt8], headers: [String] = []) -> [U
 
 private let threeSlides = MultipartBody([.file("slide", "baseline.jpg"), .file("slide", "rgba.png"), .file("slide", "still.gif")])
 
-/// A JPEG slide of over 1 MiB (a fixture with zeros after its end, which
-/// decoders ignore): curl asks `Expect: 100-continue` for bodies that large.
-private func largeSlide() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("pagedots-large-slide-\(getpid()).jpg").path
-    let bytes = UploadFixtures.bytes("baseline.jpg") + [UInt8](repeating: 0, count: 1_100_000)
-    try Data(bytes).write(to: URL(fileURLWithPath: path))
-    return path
-}
-
-/// `curl ARGUMENTS` against the server, verbose: what it sent (`> `), got (`< `) and printed, in one text.
-private func curl(_ arguments: [String]) throws -> String {
-    let result = try #require(ExternalCommand.run(["curl", "-sS", "-v"] + arguments), "cannot run curl: install the Debian package curl")
+/// `curl -v -F` of the slides `fixtures` (`large`: first a JPEG of over 1
+/// MiB, a fixture with zeros after its end, which decoders ignore: curl asks
+/// `Expect: 100-continue` for bodies that large) to `target` on `port`:
+/// what it sent (`> `), got (`< `) and printed, in one text.
+private func curlForm(_ fixtures: [String], large: Bool = false, extra: [String] = [], port: Int, target: String) throws -> String {
+    var files = fixtures.map(UploadFixtures.path)
+    let largePath = FileManager.default.temporaryDirectory.appendingPathComponent("pagedots-large-slide-\(getpid()).jpg").path
+    if large {
+        try Data(UploadFixtures.bytes("baseline.jpg") + [UInt8](repeating: 0, count: 1_100_000)).write(to: URL(fileURLWithPath: largePath))
+        files.insert(largePath, at: 0)
+    }
+    defer { if large { unlink(largePath) } }
+    let arguments = ["curl", "-sS", "-v"] + extra + files.flatMap { ["-F", "slide=@\($0)"] } + ["http://127.0.0.1:\(port)\(target)"]
+    let result = try #require(ExternalCommand.run(arguments), "cannot run curl: install the Debian package curl")
     #expect(result.status == 0, "\(result.output)")
     return result.output
 }
@@ -47,15 +49,10 @@ struct CarouselIntegrationTests {
     }
 
     @Test("curl -F of over 1 MiB: Expect: 100-continue gets 100 Continue, then the slides are read")
-    func curlForm() throws {
+    func curlLarge() throws {
         let server = try ServerProcess()
         defer { server.stop() }
-        let large = try largeSlide()
-        defer { unlink(large) }
-        let output = try curl([
-            "-F", "slide=@\(large)", "-F", "slide=@\(UploadFixtures.path("rgba.png"))",
-            "-F", "slide=@\(UploadFixtures.path("still.gif"))", "http://127.0.0.1:\(server.port)/carousel.gif?style=pill",
-        ])
+        let output = try curlForm(["rgba.png", "still.gif"], large: true, port: server.port, target: "/carousel.gif?style=pill")
         #expect(output.contains("> Expect: 100-continue"))
         #expect(output.contains("< HTTP/1.1 100 Continue"))
         #expect(output.contains("< HTTP/1.1 501 Not Implemented"))
@@ -66,11 +63,9 @@ struct CarouselIntegrationTests {
     func curlChunked() throws {
         let server = try ServerProcess()
         defer { server.stop() }
-        let output = try curl([
-            "-H", "Transfer-Encoding: chunked", "-F", "slide=@\(UploadFixtures.path("baseline.jpg"))",
-            "-F", "slide=@\(UploadFixtures.path("rgba.png"))", "-F", "slide=@\(UploadFixtures.path("still.gif"))",
-            "http://127.0.0.1:\(server.port)/carousel",
-        ])
+        let output = try curlForm(
+            ["baseline.jpg", "rgba.png", "still.gif"], extra: ["-H", "Transfer-Encoding: chunked"], port: server.port, target: "/carousel"
+        )
         #expect(output.contains("> Transfer-Encoding: chunked"))
         #expect(output.contains(summary))
     }
@@ -79,12 +74,7 @@ struct CarouselIntegrationTests {
     func curlRefusedAtOnce() throws {
         let server = try ServerProcess()
         defer { server.stop() }
-        let large = try largeSlide()
-        defer { unlink(large) }
-        let output = try curl([
-            "-F", "slide=@\(large)", "-F", "slide=@\(UploadFixtures.path("rgba.png"))",
-            "http://127.0.0.1:\(server.port)/carousel?format=svg",
-        ])
+        let output = try curlForm(["rgba.png"], large: true, port: server.port, target: "/carousel?format=svg")
         #expect(output.contains("> Expect: 100-continue"))
         #expect(!output.contains("< HTTP/1.1 100"))
         #expect(!output.contains("We are completely uploaded"))

@@ -28,20 +28,15 @@ typedef struct {
     char message[160];
 } pd_image_info;
 
-/// Reads a PNG's header (through its first IDAT): the size, without
-/// decoding pixels. Widths or heights over the limits give PD_TOO_LARGE.
-int pd_png_probe(const void *data, size_t size, uint32_t max_width, uint32_t max_height, pd_image_info *info);
-
 /// Decodes a PNG (its default image; an APNG's first frame) into straight
-/// RGBA, 8 bits a channel, into `rgba`, which holds `expected_width` ×
-/// `expected_height` × 4 bytes: every colour type and bit depth is expanded,
-/// 16-bit channels are scaled to 8, transparency (tRNS) becomes alpha,
-/// interlacing is undone. Gamma and colour profiles are not applied.
-int pd_png_decode(const void *data, size_t size, uint32_t expected_width, uint32_t expected_height,
-                  void *rgba, pd_image_info *info);
-
-/// Reads a JPEG's header: the size as stored, without decoding pixels.
-int pd_jpeg_probe(const void *data, size_t size, pd_image_info *info);
+/// RGBA, 8 bits a channel, into `rgba`, which holds `width` × `height` × 4
+/// bytes: every colour type and bit depth is expanded, 16-bit channels are
+/// scaled to 8, transparency (tRNS) becomes alpha, interlacing is undone.
+/// Gamma and colour profiles are not applied. A header that gives another
+/// size is refused: a larger one (libpng's user limits) with PD_TOO_LARGE.
+/// With `rgba` NULL, only the header (through the first IDAT) is read: its
+/// size goes into `info`, and `width` × `height` are the largest allowed.
+int pd_png_decode(const void *data, size_t size, uint32_t width, uint32_t height, void *rgba, pd_image_info *info);
 
 /// Decodes a JPEG into straight RGBA (alpha 255) in `rgba`, scaled down by
 /// `scale_denominator` (1, 2, 4 or 8) and turned by its EXIF `orientation`
@@ -49,9 +44,11 @@ int pd_jpeg_probe(const void *data, size_t size, pd_image_info *info);
 /// the oriented output size × 4 bytes; `expected_width` × `expected_height`
 /// is the scaled size before orientation, checked against the library's.
 /// Grey, YCbCr, RGB, CMYK and YCCK (Adobe's inverted CMYK) are read; the
-/// decoder's memory is bounded by `max_memory` bytes and a progressive
-/// file by 500 scans. A file cut short is refused, as are the errors libjpeg
-/// treats as fatal; other corrupt data is decoded as browsers show it.
+/// decoder's memory is bounded by `max_memory` bytes (0: unbounded) and a
+/// progressive file by 500 scans. A file cut short is refused, as are the
+/// errors libjpeg treats as fatal; other corrupt data is decoded as browsers
+/// show it. With `rgba` NULL, only the header is read: the stored size goes
+/// into `info`.
 int pd_jpeg_decode(const void *data, size_t size, unsigned scale_denominator, int orientation,
                    uint32_t expected_width, uint32_t expected_height, long max_memory,
                    void *rgba, pd_image_info *info);
