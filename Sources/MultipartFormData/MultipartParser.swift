@@ -87,9 +87,11 @@ public struct MultipartParser {
 
     /// Reads the next piece of the body, handing what it finds to `receive` in order.
     public mutating func parse(
-        _ bytes: UnsafeRawBufferPointer, _ receive: (MultipartEvent) -> Void
+        _ piece: UnsafeRawBufferPointer, _ receive: (MultipartEvent) -> Void
     ) throws(MultipartError) {
-        guard offset + bytes.count <= limits.maxBodyBytes else { throw .bodyTooLarge(limit: limits.maxBodyBytes) }
+        // The bytes within the limit are read first, so that a refusal they hold comes first, however the body is cut.
+        let allowed = min(piece.count, max(0, limits.maxBodyBytes - offset))
+        let bytes = UnsafeRawBufferPointer(rebasing: piece[..<allowed])
         var index = 0
         while index < bytes.count {
             switch state {
@@ -105,6 +107,7 @@ public struct MultipartParser {
             }
         }
         offset += bytes.count
+        guard bytes.count == piece.count else { throw .bodyTooLarge(limit: limits.maxBodyBytes) }
     }
 
     /// The body has ended: throws unless the close delimiter was read.

@@ -211,5 +211,7 @@ struct MultipartRefusalTests {
         #expect(refusal(longHeader, limits: MultipartLimits(maxPartHeaderBytes: 250)) == nil)
         #expect(refusal(three, limits: MultipartLimits(maxBodyBytes: three.count - 1)) == .bodyTooLarge(limit: three.count - 1))
         #expect(refusal(three, limits: MultipartLimits(maxBodyBytes: three.count)) == nil)
+        // A refusal before the size limit is that refusal, however the body is fed (fuzz/multipart's find).
+        #expect(refusal(three, limits: MultipartLimits(maxParts: 1, maxBodyBytes: three.count - 1)) == .tooManyParts(limit: 1))
     }
 }
