@@ -1,6 +1,9 @@
 /// Reads one request body off a connection's input, so that the bytes after
 /// it are taken as the next request and never as part of this one: its
-/// content is kept in `body` (a body the handler accepted) or dropped.
+/// content is handed to a body (one the handler accepted) or dropped.
+///
+/// The reader holds only numbers (the body is passed to each `consume`), so
+/// that the connection state it is part of stays cheap to copy.
 ///
 /// `Content-Length` bodies end after that many bytes (RFC 9112 §6.2).
 /// Chunked bodies (§7.1) are decoded: chunk lines must end in CRLF, a
@@ -46,8 +49,6 @@ struct BodyReader {
     /// The longest chunk-size line, extensions included, CRLF not counted.
     static let maxChunkLineBytes = 4096
 
-    /// Where the content goes; nil to drop it.
-    let body: HTTPRequestBody?
     private let limit: Int
     private let maxTrailerBytes: Int
     private var state: State
@@ -56,10 +57,8 @@ struct BodyReader {
     /// Bytes of the current chunk-size line, or of the trailer section.
     private var lineBytes = 0
 
-    /// A reader for a body with `framing` (not `.none`), keeping its content
-    /// in `body` when given; `limit` is the most content read.
-    init(framing: BodyFraming, limit: Int, maxTrailerBytes: Int, keepingIn body: HTTPRequestBody?) {
-        self.body = body
+    /// A reader for a body with `framing` (not `.none`); `limit` is the most content read.
+    init(framing: BodyFraming, limit: Int, maxTrailerBytes: Int) {
         self.limit = limit
         self.maxTrailerBytes = maxTrailerBytes
         switch framing {
@@ -69,10 +68,11 @@ struct BodyReader {
         }
     }
 
-    /// Consumes what it can of `bytes`; returns how many were body, and where
-    /// the body stands. After `done` or a refusal it consumes nothing and
-    /// gives the same outcome again.
-    mutating func consume(_ bytes: UnsafeRawBufferPointer) -> (consumed: Int, outcome: Outcome) {
+    /// Consumes what it can of `bytes`, handing the content to `body` (nil:
+    /// dropping it); returns how many bytes were body, and where the body
+    /// stands. After `done` or a refusal it consumes nothing and gives the
+    /// same outcome again.
+    mutating func consume(_ bytes: UnsafeRawBufferPointer, into body: HTTPRequestBody?) -> (consumed: Int, outcome: Outcome) {
         var index = 0
         while index < bytes.count {
             switch state {
@@ -80,12 +80,12 @@ struct BodyReader {
                 return (index, outcome)
             case .remaining(let remaining):
                 let taken = min(remaining, bytes.count - index)
-                guard keep(bytes, index..<(index + taken)) else { return (index, outcome) }
+                guard keep(bytes, index..<(index + taken), in: body) else { return (index, outcome) }
                 index += taken
                 state = remaining == taken ? .finished : .remaining(remaining - taken)
             case .chunkData(let remaining):
                 let taken = min(remaining, bytes.count - index)
-                guard keep(bytes, index..<(index + taken)) else { return (index, outcome) }
+                guard keep(bytes, index..<(index + taken), in: body) else { return (index, outcome) }
                 index += taken
                 state = remaining == taken ? .chunkDataEnd(expectingCR: true) : .chunkData(remaining: remaining - taken)
             default:
@@ -104,8 +104,8 @@ struct BodyReader {
         }
     }
 
-    /// Hands `range` of `bytes` to the body, if kept; false (and failed) when it cannot grow.
-    private mutating func keep(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
+    /// Hands `range` of `bytes` to `body`, if any; false (and failed) when it cannot grow.
+    private mutating func keep(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, in body: HTTPRequestBody?) -> Bool {
         guard let body, !body.append(UnsafeRawBufferPointer(rebasing: bytes[range]), limit: limit) else { return true }
         state = .failed(.overBudget)
         return false

@@ -389,7 +389,12 @@ final class EventLoop: @unchecked Sendable {
             case .dispatch(var request, let sequence):
                 request.peerAddress = connection.peerAddress
                 let address = ResponseAddress(slot: UInt32(slot), generation: connection.generation, sequence: sequence)
-                context.handler.handle(request, responder: HTTPResponder(loop: self, address: address))
+                let responder = HTTPResponder(loop: self, address: address)
+                if let body = connection.machine.takeBody() {
+                    context.handler.handle(request, body: body, responder: responder)
+                } else {
+                    context.handler.handle(request, responder: responder)
+                }
             case .read:
                 guard reads < context.readsPerTurn else {
                     if !connection.resumesNextTurn {

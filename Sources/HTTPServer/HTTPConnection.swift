@@ -87,7 +87,8 @@ struct ConnectionTimer: Equatable {
 
 /// What the socket loop should do next for a connection.
 enum ConnectionAction {
-    /// Call the handler with this request; its responder carries `sequence`.
+    /// Call the handler with this request (and the body `takeBody` gives, if
+    /// any); its responder carries `sequence`.
     case dispatch(HTTPRequest, sequence: UInt64)
     /// Write `withPendingOutput`'s bytes and report them with `wrote`.
     case send
@@ -129,8 +130,8 @@ struct HTTPConnection {
     private enum Phase {
         /// Waiting for a head (idle when the input is empty) or reading one.
         case readingHead
-        /// The head is parsed; its body is being read (kept, or thrown away).
-        case readingBody(BodyReader, ParsedHead)
+        /// The head is parsed; its body is being read (kept, or thrown away) by `bodyReader`.
+        case readingBody(ParsedHead)
         /// The handler has the request.
         case awaitingResponse(InFlightRequest)
         /// The last response is queued: send it, then close (after lingering).
@@ -145,9 +146,6 @@ struct HTTPConnection {
         var includeBody: Bool
         var version: HTTPVersion
         var keepAlive: Bool
-        /// Its body has not been read (`Expect: 100-continue` for a body the
-        /// handler does not take): whatever comes after it is dropped while lingering.
-        var bodyUnread: Bool
         var startedAt: MonotonicTime
         /// Kept for the access record, when records are kept.
         var request: HTTPRequest?
@@ -181,6 +179,17 @@ struct HTTPConnection {
     private var lingerStartedAt: MonotonicTime
     private var lingerDiscarded = 0
 
+    /// Reads the body of the `readingBody` phase. Kept out of `phase`, with
+    /// `upload`, so that the phase stays small to copy on every request.
+    private var bodyReader = BodyReader(framing: .none, limit: 0, maxTrailerBytes: 0)
+    /// Where the body being read goes, when the handler accepted it; once
+    /// read, the body of the request just dispatched, until `takeBody`.
+    private var upload: HTTPRequestBody?
+    /// The request with the handler came with a body that was not read
+    /// (`Expect: 100-continue` for a body nobody takes): the connection closes
+    /// after the answer, dropping whatever the client sends meanwhile.
+    private var bodyUnread = false
+
     private var queued: [QueuedResponse] = []
     private var queuedHead = 0
     private var writtenBytes: UInt64 = 0
@@ -210,21 +219,24 @@ struct HTTPConnection {
 
     /// Bytes arrived from the client.
     mutating func received(_ bytes: UnsafeRawBufferPointer, now: MonotonicTime) {
+        if input.isEmpty, case .readingBody = phase { return receivedBody(bytes) }
         switch phase {
         case .lingering:
             lingerDiscarded += bytes.count
             if lingerDiscarded > settings.maxLingerBytes { phase = .closed }
         case .closing, .closed:
             break
-        case .readingBody(var reader, let head) where input.isEmpty:
-            // Straight from the read buffer into the body: nothing passes through `input` but what follows it.
-            let consumed = reader.consume(bytes).consumed
-            phase = .readingBody(reader, head)
-            if consumed < bytes.count { input.append(UnsafeRawBufferPointer(rebasing: bytes[consumed...])) }
         case .readingHead, .readingBody, .awaitingResponse:
             if case .readingHead = phase, input.isEmpty { requestStartedAt = now }
             input.append(bytes)
         }
+    }
+
+    /// Body bytes with nothing unparsed before them: straight from the read
+    /// buffer into the body, so that only what follows the body passes through `input`.
+    private mutating func receivedBody(_ bytes: UnsafeRawBufferPointer) {
+        let consumed = bodyReader.consume(bytes, into: upload).consumed
+        if consumed < bytes.count { input.append(UnsafeRawBufferPointer(rebasing: bytes[consumed...])) }
     }
 
     /// The client will send nothing more (read returned 0).
@@ -256,7 +268,8 @@ struct HTTPConnection {
             at: moment
         )
         if close {
-            phase = .closing(linger: !input.isEmpty || request.bodyUnread)
+            phase = .closing(linger: !input.isEmpty || bodyUnread)
+            bodyUnread = false
         } else {
             phase = .readingHead
             if input.isEmpty { idleSince = moment.time } else { requestStartedAt = moment.time }
@@ -334,7 +347,7 @@ struct HTTPConnection {
         switch phase {
         case .readingHead where input.isEmpty:
             return ConnectionTimer(kind: .idle, deadline: idleSince.adding(settings.idleTimeout))
-        case .readingBody(let reader, _) where reader.body != nil:
+        case .readingBody where upload != nil:
             return ConnectionTimer(kind: .body, deadline: bodyStartedAt.adding(settings.bodyTimeout))
         case .readingHead, .readingBody:
             return ConnectionTimer(kind: .request, deadline: requestStartedAt.adding(settings.headerTimeout))
@@ -344,8 +357,9 @@ struct HTTPConnection {
         }
     }
 
-    /// Calls `body` with the bytes to send.
-    func withPendingOutput<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+    /// Calls `body` with the bytes to send. (Mutating, so that the loop calls
+    /// it in place instead of copying the connection out of its class.)
+    mutating func withPendingOutput<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
         try output.withUnconsumedBytes(body)
     }
 
@@ -386,20 +400,24 @@ struct HTTPConnection {
                 case .complete(let head):
                     input.consume(head.length)
                     self.parser.reset()
-                    if let dispatch = startRequest(head, at: moment) { return dispatch }
+                    if head.framing == .none { return dispatch(head, at: moment) }
+                    if let dispatch = startBody(head, at: moment) { return dispatch }
                 }
-            case .readingBody(var reader, let head):
-                let (consumed, outcome) = input.withUnconsumedBytes { reader.consume(UnsafeRawBufferPointer($0)) }
+            case .readingBody(let head):
+                let (consumed, outcome) = input.withUnconsumedBytes { bodyReader.consume(UnsafeRawBufferPointer($0), into: upload) }
                 input.consume(consumed)
                 switch outcome {
                 case .needMore:
-                    phase = inputEnded ? .closing(linger: false) : .readingBody(reader, head)
+                    if inputEnded {
+                        upload = nil
+                        phase = .closing(linger: false)
+                    }
                     return nil
                 case .done:
-                    reader.body?.trim()
-                    return dispatch(head, body: reader.body, at: moment)
+                    upload?.trim()
+                    return dispatch(head, at: moment)
                 case .tooLarge:
-                    fail(.bodyTooLarge(limit: reader.body == nil ? settings.maxDiscardedBodyBytes : settings.maxUploadBytes), at: moment)
+                    fail(.bodyTooLarge(limit: upload == nil ? settings.maxDiscardedBodyBytes : settings.maxUploadBytes), at: moment)
                     return nil
                 case .invalid:
                     fail(.invalidChunkedBody, at: moment)
@@ -414,10 +432,10 @@ struct HTTPConnection {
         }
     }
 
-    /// A parsed head: dispatched at once, or its body read first (kept for a
-    /// handler that accepts it, else dropped).
-    private mutating func startRequest(_ head: ParsedHead, at moment: Moment) -> ConnectionAction? {
-        if head.framing == .none { return dispatch(head, at: moment) }
+    /// A parsed head with a body: its body read first (kept for a handler
+    /// that accepts it, else dropped), or the request dispatched at once
+    /// when the client waits to send a body nobody takes.
+    private mutating func startBody(_ head: ParsedHead, at moment: Moment) -> ConnectionAction? {
         let declared: Int? = if case .length(let length) = head.framing { length } else { nil }
         let body: HTTPRequestBody?
         if settings.acceptsBody(head.request) {
@@ -436,7 +454,7 @@ struct HTTPConnection {
             bodyStartedAt = moment.time
         } else if head.expectsContinue {
             // The client waits before sending a body nobody takes: answer now, then close.
-            return dispatch(head, bodyUnread: true, at: moment)
+            return dispatchWithoutBody(head, at: moment)
         } else {
             if let declared, declared > settings.maxDiscardedBodyBytes {
                 fail(.bodyTooLarge(limit: settings.maxDiscardedBodyBytes), at: moment)
@@ -448,34 +466,48 @@ struct HTTPConnection {
             if output.isEmpty { outputProgressAt = moment.time }
             output.append("HTTP/1.1 100 Continue\r\n\r\n")
         }
-        let reader = BodyReader(
+        upload = body
+        bodyReader = BodyReader(
             framing: head.framing, limit: body == nil ? settings.maxDiscardedBodyBytes : settings.maxUploadBytes,
-            maxTrailerBytes: settings.limits.maxHeaderBytes, keepingIn: body
+            maxTrailerBytes: settings.limits.maxHeaderBytes
         )
-        phase = .readingBody(reader, head)
+        phase = .readingBody(head)
         return nil
     }
 
-    /// Hands `head`'s request to the handler, with its `body` when one was kept.
-    private mutating func dispatch(
-        _ head: ParsedHead, body: HTTPRequestBody? = nil, bodyUnread: Bool = false, at moment: Moment
-    ) -> ConnectionAction {
+    /// Hands `head`'s request to the handler.
+    private mutating func dispatch(_ head: ParsedHead, at moment: Moment) -> ConnectionAction {
+        .dispatch(head.request, sequence: awaitResponse(to: head, keepAlive: head.keepAlive, at: moment))
+    }
+
+    /// Hands `head`'s request to the handler before its body, which nobody
+    /// takes and the client waits to send (`Expect: 100-continue`): the
+    /// connection closes after the answer.
+    private mutating func dispatchWithoutBody(_ head: ParsedHead, at moment: Moment) -> ConnectionAction {
+        bodyUnread = true
+        return .dispatch(head.request, sequence: awaitResponse(to: head, keepAlive: false, at: moment))
+    }
+
+    /// The handler has `head`'s request: the next number, and the response it waits for.
+    private mutating func awaitResponse(to head: ParsedHead, keepAlive: Bool, at moment: Moment) -> UInt64 {
         let sequence = nextSequence
         nextSequence += 1
         phase = .awaitingResponse(InFlightRequest(
             sequence: sequence,
             includeBody: head.request.method != .head,
             version: head.request.version,
-            keepAlive: head.keepAlive && !bodyUnread,
-            bodyUnread: bodyUnread,
+            keepAlive: keepAlive,
             startedAt: moment.time,
-            // Without the body: an access record must not keep it alive.
             request: settings.keepsAccessRecords ? head.request : nil
         ))
-        guard let body else { return .dispatch(head.request, sequence: sequence) }
-        var request = head.request
-        request.body = body
-        return .dispatch(request, sequence: sequence)
+        return sequence
+    }
+
+    /// The body of the request just dispatched, when the handler accepted
+    /// one: the loop hands it over with the request. Nil for the others.
+    mutating func takeBody() -> HTTPRequestBody? {
+        defer { upload = nil }
+        return upload
     }
 
     /// Whether the unparsed input holds a whole head (checked on a copy of the parser).
@@ -490,6 +522,7 @@ struct HTTPConnection {
     /// Answers a protocol error with `Connection: close`, drops the input, and closes after lingering.
     private mutating func fail(_ error: HTTPProtocolError, at moment: Moment) {
         input.removeAll()
+        upload = nil
         queue(
             error.response, extraHeaders: [], disposition: .close, includeBody: true,
             startedAt: moment.time, request: nil, problem: error.reason, at: moment

@@ -1,19 +1,26 @@
 /// The application behind the server.
 public protocol HTTPHandler: Sendable {
-    /// Called on an event-loop thread for every complete request, in the
-    /// order of each connection: once its body has been read (into
-    /// `request.body`, if `acceptsBody` took it; else read and dropped), or
-    /// at once, without its body, when the client waits for a word before
-    /// sending it (`Expect: 100-continue`) and the handler does not accept
-    /// it. Must not block: answer with `responder.send` before returning, or
-    /// hand `responder` to other work that answers later from any thread.
-    /// Each responder must be used exactly once; the next request on the same
-    /// connection waits for the answer.
+    /// Called on an event-loop thread for every complete request without a
+    /// body to hand over, in the order of each connection: at once for a
+    /// request without a body; after reading and dropping a body the handler
+    /// did not accept; or at once, before such a body, when the client waits
+    /// for a word before sending it (`Expect: 100-continue`). Must not block:
+    /// answer with `responder.send` before returning, or hand `responder` to
+    /// other work that answers later from any thread. Each responder must be
+    /// used exactly once; the next request on the same connection waits for
+    /// the answer.
     func handle(_ request: HTTPRequest, responder: HTTPResponder)
 
-    /// Whether `handle` takes the body of `request`, read whole into
-    /// `request.body` (at most `HTTPServerConfiguration.maxUploadBytes`,
-    /// within `bodyTimeout`). Called on an event-loop thread, once for each
+    /// As `handle(_:responder:)`, for a request whose body the handler
+    /// accepted (`acceptsBody`), once `body` has been read whole. (A separate
+    /// call, so that requests without bodies carry nothing for them.) The
+    /// default drops the body and calls `handle(_:responder:)`.
+    func handle(_ request: HTTPRequest, body: HTTPRequestBody, responder: HTTPResponder)
+
+    /// Whether the handler takes the body of `request`, read whole and handed
+    /// to `handle(_:body:responder:)` (at most
+    /// `HTTPServerConfiguration.maxUploadBytes`, within `bodyTimeout`).
+    /// Called on an event-loop thread, once for each
     /// request whose head announces a body (`Content-Length` above 0, or
     /// chunked), before any of it is read; never for the others. Must be
     /// cheap and must not block. Default false: the body is read and dropped
@@ -25,6 +32,10 @@ public protocol HTTPHandler: Sendable {
 
 extension HTTPHandler {
     public func acceptsBody(of request: HTTPRequest) -> Bool { false }
+
+    public func handle(_ request: HTTPRequest, body: HTTPRequestBody, responder: HTTPResponder) {
+        handle(request, responder: responder)
+    }
 }
 
 /// Told about connections and responses, e.g. to keep metrics or an access

@@ -63,16 +63,9 @@ public struct HTTPRequest: Sendable {
     /// The IP address of the connection's peer, network order: 4 bytes for
     /// IPv4, 16 for IPv6; empty for a request that came from no socket.
     public var peerAddress: [UInt8] = []
-    /// The body, when the handler accepted it (`HTTPHandler.acceptsBody`);
-    /// nil when there was none, or it was not taken.
-    public var body: HTTPRequestBody?
 
-    public init(
-        method: HTTPMethod, version: HTTPVersion, path: String, query: String, headers: [HTTPHeaderField],
-        body: HTTPRequestBody? = nil
-    ) {
+    public init(method: HTTPMethod, version: HTTPVersion, path: String, query: String, headers: [HTTPHeaderField]) {
         self.init(method: method, version: version, path: path, query: query, fieldBytes: HTTPRequest.serialize(headers))
-        self.body = body
     }
 
     init(method: HTTPMethod, version: HTTPVersion, path: String, query: String, fieldBytes: [UInt8]) {

@@ -38,9 +38,9 @@ public struct PathOptions: Hashable, Sendable {
     /// The options of `path` when it is `base`, then optionally `@Nx`, then
     /// optionally a format's suffix; nil when it is not. Throws about
     /// `scale` when N is not an integer from 1 to 4.
-    init?(path: Substring, base: String) throws(ParameterError) {
+    init?(path: Substring, base: StaticString) throws(ParameterError) {
         var rest = path.utf8[...]
-        for byte in base.utf8 {
+        for byte in UnsafeBufferPointer(start: base.utf8Start, count: base.utf8CodeUnitCount) {
             guard rest.popFirst() == byte else { return nil }
         }
         if let format = ImageFormat.allCases.first(where: { rest.hasSuffix(".\($0.rawValue)".utf8) }) {

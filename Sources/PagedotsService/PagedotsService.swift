@@ -65,6 +65,12 @@ public final class PagedotsService: HTTPHandler {
         }
     }
 
+    /// A carousel upload, its body read (only carousel paths accept bodies).
+    public func handle(_ request: HTTPRequest, body: HTTPRequestBody, responder: HTTPResponder) {
+        guard case .carousel(let options)? = Endpoint(path: request.path) else { return handle(request, responder: responder) }
+        carousels.handle(request, body: body, options: options, responder: responder)
+    }
+
     /// Only the carousel paths take bodies (uploads); every other body is read and dropped.
     public func acceptsBody(of request: HTTPRequest) -> Bool {
         guard case .carousel(let options)? = Endpoint(path: request.path) else { return false }
@@ -86,7 +92,7 @@ public final class PagedotsService: HTTPHandler {
             return nil
         }
         if case .carousel(let options) = endpoint {
-            carousels.handle(request, options: options, responder: responder)
+            carousels.handle(request, body: nil, options: options, responder: responder)
             return nil
         }
         guard request.method == .get || request.method == .head else {

@@ -16,14 +16,14 @@ struct BodyReaderTests {
         budget: UploadBudget? = nil, chunking: Chunking
     ) -> Read {
         let body = keep ? HTTPRequestBody(capacity: 4, budget: budget) : nil
-        var reader = BodyReader(framing: framing, limit: limit, maxTrailerBytes: maxTrailerBytes, keepingIn: body)
+        var reader = BodyReader(framing: framing, limit: limit, maxTrailerBytes: maxTrailerBytes)
         let bytes = Array(text.utf8)
         var consumed = 0
         var outcome = BodyReader.Outcome.needMore
         var available = 0
         repeat {
             available = min(available + (chunking.size ?? bytes.count), bytes.count)
-            let step = bytes[consumed..<available].withUnsafeBytes { reader.consume($0) }
+            let step = bytes[consumed..<available].withUnsafeBytes { reader.consume($0, into: body) }
             consumed += step.consumed
             outcome = step.outcome
         } while outcome == .needMore && available < bytes.count

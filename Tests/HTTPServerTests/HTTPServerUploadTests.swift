@@ -65,8 +65,11 @@ struct HTTPServerUploadTests {
             $0.eventLoops = 1
             $0.bodyTimeout = 0.5
         }
+        // Its 100 Continue says the server is reading its body when the other client asks.
         let slow = try server.client()
-        slow.send("POST /upload HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\nonly part of it")
+        slow.send("POST /upload HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 100\r\n\r\n")
+        #expect(slow.readResponse() == "HTTP/1.1 100 Continue\r\n\r\n")
+        slow.send("only part of it")
         let other = try server.client()
         for _ in 0..<3 {
             other.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
@@ -85,9 +88,12 @@ struct HTTPServerUploadTests {
             $0.maxUploadBytes = 1000
             $0.maxHeldUploadBytes = 1000
         }
-        // The first body is declared and never finished: its room stays taken.
+        // The first body is declared and never finished: its room stays taken
+        // (taken once its 100 Continue has come, whichever loop the next client lands on).
         let first = try server.client()
-        first.send("POST /upload HTTP/1.1\r\nHost: a\r\nContent-Length: 600\r\n\r\nabc")
+        first.send("POST /upload HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 600\r\n\r\n")
+        #expect(first.readResponse() == "HTTP/1.1 100 Continue\r\n\r\n")
+        first.send("abc")
         let second = try server.client()
         second.send("POST /upload HTTP/1.1\r\nHost: a\r\nContent-Length: 600\r\n\r\n")
         let refused = second.readToEnd()

@@ -4,25 +4,24 @@ import PagedotsCore
 import Testing
 import TestSupport
 
-/// A request to `target` (path and query), with `headers` and a body.
-private func request(
-    _ target: String, method: HTTPMethod = .post, headers: [HTTPHeaderField] = [], body: [UInt8]? = nil
-) -> HTTPRequest {
+/// A request to `target` (path and query), with `headers`.
+private func request(_ target: String, method: HTTPMethod = .post, headers: [HTTPHeaderField] = []) -> HTTPRequest {
     let (path, query) = target.firstIndex(of: "?").map { (String(target[..<$0]), String(target[target.index(after: $0)...])) } ?? (target, "")
-    return HTTPRequest(
-        method: method, version: .http1_1, path: path, query: query,
-        headers: [HTTPHeaderField("Host", "test")] + headers, body: body.map(HTTPRequestBody.init)
-    )
+    return HTTPRequest(method: method, version: .http1_1, path: path, query: query, headers: [HTTPHeaderField("Host", "test")] + headers)
 }
 
 private let multipartHeader = HTTPHeaderField("Content-Type", MultipartBody.contentType)
 private let threeSlides = MultipartBody([.file("slide", "baseline.jpg"), .file("slide", "rgba.png"), .file("slide", "still.gif")]).bytes
 
-/// The service's answer to `request`: status, head and body.
-private func answer(_ request: HTTPRequest) -> (status: Int, head: String, body: String) {
+/// The service's answer to `request` with `body` (as the server hands it over): status, head and body.
+private func answer(_ request: HTTPRequest, body: [UInt8]? = nil) -> (status: Int, head: String, body: String) {
     let service = PagedotsService(configuration: ServiceConfiguration())
     let answers = RecordedAnswers()
-    service.handle(request, responder: answers.responder("r"))
+    if let body {
+        service.handle(request, body: HTTPRequestBody(body), responder: answers.responder("r"))
+    } else {
+        service.handle(request, responder: answers.responder("r"))
+    }
     answers.waitFor(1)
     return (answers.statuses("r").first ?? 0, answers.head("r"), answers.body("r"))
 }
@@ -65,7 +64,7 @@ struct CarouselRouteTests {
         ] as [(String, [HTTPHeaderField], Int, String)]
     )
     func headRefusals(target: String, headers: [HTTPHeaderField], status: Int, message: String) {
-        let (gotStatus, head, body) = answer(request(target, headers: headers, body: threeSlides))
+        let (gotStatus, head, body) = answer(request(target, headers: headers), body: threeSlides)
         #expect(gotStatus == status)
         #expect(body == message + "\n")
         #expect(head.contains("\r\nCache-Control: no-store\r\n"))
@@ -80,7 +79,7 @@ struct CarouselRouteTests {
 
     @Test("An upload that passes every check is read on an animation thread and, for now, answered 501 with what was read")
     func readAndNotYetDrawn() {
-        let (status, _, body) = answer(request("/carousel@2x.apng?style=pill", headers: [multipartHeader], body: threeSlides))
+        let (status, _, body) = answer(request("/carousel@2x.apng?style=pill", headers: [multipartHeader]), body: threeSlides)
         #expect(status == 501)
         #expect(body == "carousel drawing is not built yet: the upload was read (3 slides, the first 32 × 24) for an APNG\n")
     }

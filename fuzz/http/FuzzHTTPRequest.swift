@@ -116,8 +116,9 @@ private func driveConnection(_ bytes: [UInt8], split: UInt8) {
         case .dispatch(let request, let sequence):
             precondition(!refused, "a request was dispatched after a protocol error")
             precondition(request.path.hasPrefix("/") || request.path == "*")
-            precondition((request.body?.count ?? 0) <= 256, "a body over the limit was handed over")
-            precondition(request.body == nil || request.path.hasPrefix("/u"), "a body nobody accepted was handed over")
+            let body = machine.takeBody()
+            precondition((body?.count ?? 0) <= 256, "a body over the limit was handed over")
+            precondition(body == nil || request.path.hasPrefix("/u"), "a body nobody accepted was handed over")
             machine.responseReady(sequence: sequence, answer, extraHeaders: [], at: moment)
         case .read:
             if offset < bytes.count {
@@ -160,13 +161,13 @@ private func checkBodyReader(_ bytes: [UInt8], after head: ParsedHead) {
     let rest = Array(bytes[head.length...])
     func read(pieceSize: Int) -> (Int, BodyReader.Outcome, [UInt8]) {
         let body = HTTPRequestBody(capacity: 16, budget: nil)
-        var reader = BodyReader(framing: head.framing, limit: 300, maxTrailerBytes: 64, keepingIn: body)
+        var reader = BodyReader(framing: head.framing, limit: 300, maxTrailerBytes: 64)
         var consumed = 0
         var outcome = BodyReader.Outcome.needMore
         var end = 0
         while outcome == .needMore, end < rest.count {
             end = min(rest.count, end + pieceSize)
-            let step = rest[consumed..<end].withUnsafeBytes { reader.consume($0) }
+            let step = rest[consumed..<end].withUnsafeBytes { reader.consume($0, into: body) }
             consumed += step.consumed
             outcome = step.outcome
         }

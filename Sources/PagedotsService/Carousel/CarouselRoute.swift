@@ -54,14 +54,15 @@ struct CarouselRoute: Sendable {
         return (try? head(of: request, options: options)) != nil
     }
 
-    func handle(_ request: HTTPRequest, options: Result<PathOptions, ParameterError>, responder: HTTPResponder) {
+    /// Answers `request`, whose `body` the server read (nil when it had none).
+    func handle(_ request: HTTPRequest, body: HTTPRequestBody?, options: Result<PathOptions, ParameterError>, responder: HTTPResponder) {
         let head: Head
         do throws(ServiceError) {
             head = try Self.head(of: request, options: options)
         } catch {
             return responder.send(error.response(route: .carousel))
         }
-        guard let body = request.body, body.count > 0 else {
+        guard let body, body.count > 0 else {
             return responder.send(ServiceError.upload(CarouselUploadError(CarouselUploadError.wrongParts("no body"))).response(route: .carousel))
         }
         // Reading the parts scans the whole body and decoding takes longer: an animation thread's work.
