@@ -134,7 +134,12 @@ final class TestHandler: HTTPHandler {
 
 /// What `POST /upload` answers for a body: its length and a checksum.
 func uploadSummary(_ bytes: [UInt8]) -> String {
-    "\(bytes.count) bytes, sum \(bytes.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF_FFFF })"
+    let sum = bytes.withUnsafeBufferPointer { bytes in
+        var sum = 0
+        for byte in bytes { sum = (sum &* 31 &+ Int(byte)) & 0xFFFF_FFFF }
+        return sum
+    }
+    return "\(bytes.count) bytes, sum \(sum)"
 }
 
 /// Counts what the server reports, and keeps its access records.
