@@ -6,7 +6,8 @@ import PackageDescription
 // PagedotsRender (drawing → pixels with Cairo, or SVG) → PagedotsPNG (pixels → PNG) and
 // PagedotsGIF (frames → animated GIF) →
 // HTTPServer (generic HTTP/1.1 over epoll) → PagedotsService (routes, cache, metrics) →
-// pagedots (the executable).
+// pagedots (the executable). Uploads come in through MultipartFormData (bodies → parts) and
+// PagedotsDecode (PNG, JPEG, GIF → pixels, with libpng and libjpeg-turbo behind CImageCodecs).
 let package = Package(
     name: "pagedots",
     products: [
@@ -27,14 +28,22 @@ let package = Package(
         .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CImageQuant", pkgConfig: "imagequant", providers: [.apt(["libimagequant-dev"])]),
 
+        // libpng and libjpeg-turbo, each behind a C wrapper: their errors longjmp, which must not cross Swift frames.
+        .target(name: "CImageCodecs", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
+
         .target(name: "PagedotsCore"),
         .target(name: "PagedotsRender", dependencies: ["PagedotsCore", "CCairo", "CPango"]),
         .target(name: "PagedotsPNG", dependencies: ["CZlib"]),
         .target(name: "PagedotsGIF", dependencies: ["CGif", "CImageQuant"]),
+        .target(name: "PagedotsDecode", dependencies: ["CImageCodecs", "CGif"]),
+        .target(name: "MultipartFormData"),
         .target(name: "HTTPServer", dependencies: ["CLinux"]),
         .target(
             name: "PagedotsService",
-            dependencies: ["PagedotsCore", "PagedotsRender", "PagedotsPNG", "PagedotsGIF", "HTTPServer", "CGLib", "CZlib", "CLinux"]
+            dependencies: [
+                "PagedotsCore", "PagedotsRender", "PagedotsPNG", "PagedotsGIF", "PagedotsDecode", "MultipartFormData",
+                "HTTPServer", "CGLib", "CZlib", "CLinux",
+            ]
         ),
         .executableTarget(name: "pagedots", dependencies: ["PagedotsService"]),
         // Drives the scripts under bench/: times the pipeline's steps in-process.
@@ -53,6 +62,8 @@ let package = Package(
         // giflib's own decoder (CGif) reads the files back: an independent check of the encoder.
         .testTarget(name: "PagedotsGIFTests", dependencies: ["PagedotsGIF", "TestSupport", "CGif"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "MultipartFormDataTests", dependencies: ["MultipartFormData"]),
+        .testTarget(name: "PagedotsDecodeTests", dependencies: ["PagedotsDecode", "TestSupport"]),
         .testTarget(name: "PagedotsServiceTests", dependencies: ["PagedotsService", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

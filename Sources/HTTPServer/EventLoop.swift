@@ -20,6 +20,7 @@ final class ServerContext: Sendable {
     let maxConnections: Int
     let drainTimeout: TimeSpan
     let readBufferBytes: Int
+    let readsPerTurn: Int
     let acceptBatch: Int
     let eventsPerWait: Int
     /// Client connections open on all loops (those being refused included).
@@ -28,10 +29,14 @@ final class ServerContext: Sendable {
     init(configuration: HTTPServerConfiguration, handler: any HTTPHandler, observer: (any HTTPServerObserver)?) {
         self.handler = handler
         self.observer = observer
-        settings = ConnectionSettings(configuration, keepsAccessRecords: observer?.wantsAccessRecords ?? false)
+        settings = ConnectionSettings(
+            configuration, keepsAccessRecords: observer?.wantsAccessRecords ?? false,
+            acceptsBody: { [handler] in handler.acceptsBody(of: $0) }
+        )
         maxConnections = configuration.maxConnections
         drainTimeout = TimeSpan(seconds: configuration.drainTimeout)
         readBufferBytes = configuration.readBufferBytes
+        readsPerTurn = configuration.readsPerTurn
         acceptBatch = configuration.acceptBatch
         eventsPerWait = configuration.eventsPerWait
     }
@@ -53,6 +58,8 @@ private final class Connection {
     var hungUp = false
     /// Queued in `awaitingService`.
     var awaitsService = false
+    /// Queued in `resumingNextTurn`.
+    var resumesNextTurn = false
     /// `peer`'s IP address for its requests, made once.
     lazy var peerAddress = peer.addressBytes
 
@@ -111,6 +118,9 @@ final class EventLoop: @unchecked Sendable {
     private var openCount = 0
     private var timers = TimerLists()
     private var awaitingService: [Int] = []
+    /// Connections that had `readsPerTurn` reads in a row and may read more:
+    /// serviced again after the loop has seen to the others.
+    private var resumingNextTurn: [Int] = []
     private var servicing = -1
     private var date = DateHeader()
     private var moment = Moment(time: MonotonicTime(nanoseconds: 0), dateLine: [])
@@ -232,6 +242,7 @@ final class EventLoop: @unchecked Sendable {
             for index in 0..<ready {
                 handle(events[index])
             }
+            resumeReaders()
             if hasDeliveries.load(ordering: .acquiring) { takeDeliveries() }
             serviceAwaiting()
             fireDueTimers()
@@ -250,6 +261,8 @@ final class EventLoop: @unchecked Sendable {
     private func waitForEvents() -> Int {
         var deadline = timers.earliestDeadline
         if let drainDeadline, deadline.map({ drainDeadline < $0 }) ?? true { deadline = drainDeadline }
+        // Connections wait to read on: look for events without waiting.
+        if !resumingNextTurn.isEmpty { deadline = moment.time }
         let timeout: Int32 = deadline.map { deadline in
             guard deadline > moment.time else { return 0 }
             let milliseconds = (deadline.nanoseconds - moment.time.nanoseconds + 999_999) / 1_000_000
@@ -365,17 +378,32 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Does what the connection's state machine asks until it has to wait.
+    /// Does what the connection's state machine asks until it has to wait,
+    /// or until it has read `readsPerTurn` times (then it goes on next turn).
     private func service(_ slot: Int, _ connection: Connection) {
         servicing = slot
         defer { servicing = -1 }
+        var reads = 0
         while true {
             switch connection.machine.nextAction(at: moment, canRead: connection.canRead, canWrite: connection.canWrite) {
             case .dispatch(var request, let sequence):
                 request.peerAddress = connection.peerAddress
                 let address = ResponseAddress(slot: UInt32(slot), generation: connection.generation, sequence: sequence)
-                context.handler.handle(request, responder: HTTPResponder(loop: self, address: address))
+                let responder = HTTPResponder(loop: self, address: address)
+                if let body = connection.machine.takeBody() {
+                    context.handler.handle(request, body: body, responder: responder)
+                } else {
+                    context.handler.handle(request, responder: responder)
+                }
             case .read:
+                guard reads < context.readsPerTurn else {
+                    if !connection.resumesNextTurn {
+                        connection.resumesNextTurn = true
+                        resumingNextTurn.append(slot)
+                    }
+                    return timers.set(slot, to: connection.machine.timer)
+                }
+                reads += 1
                 guard readInput(connection) else { return close(slot, connection) }
             case .send:
                 guard writeOutput(connection) else { return close(slot, connection) }
@@ -476,6 +504,18 @@ final class EventLoop: @unchecked Sendable {
             service(slot, connection)
         }
         awaitingService.removeAll(keepingCapacity: true)
+    }
+
+    /// Services again the connections that stopped reading at `readsPerTurn`.
+    private func resumeReaders() {
+        guard !resumingNextTurn.isEmpty else { return }
+        let slots = resumingNextTurn
+        resumingNextTurn.removeAll(keepingCapacity: true)
+        for slot in slots {
+            guard let connection = connections[slot], connection.resumesNextTurn else { continue }
+            connection.resumesNextTurn = false
+            service(slot, connection)
+        }
     }
 
     /// Answers the wake-up descriptor: clears it, then takes the mailbox.

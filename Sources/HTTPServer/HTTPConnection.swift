@@ -1,9 +1,16 @@
 /// What the connection state machine needs to know about its limits and timeouts.
 struct ConnectionSettings: Sendable {
     var limits: RequestHeadParser.Limits
-    /// Largest request body read and thrown away; larger is 413.
-    var maxBodyBytes: Int
+    /// Largest body kept for a handler that accepts it; larger is 413.
+    var maxUploadBytes: Int
+    /// Largest body read and thrown away; larger is 413.
+    var maxDiscardedBodyBytes: Int
+    /// What accepted bodies take from, all connections together.
+    var uploadBudget: UploadBudget
+    /// The handler's `acceptsBody`.
+    var acceptsBody: @Sendable (HTTPRequest) -> Bool
     var headerTimeout: TimeSpan
+    var bodyTimeout: TimeSpan
     var idleTimeout: TimeSpan
     var sendTimeout: TimeSpan
     /// How long a connection closed after an error keeps reading (and
@@ -22,14 +29,21 @@ struct ConnectionSettings: Sendable {
     /// Whether completed responses carry what an access log needs.
     var keepsAccessRecords: Bool
 
-    init(_ configuration: HTTPServerConfiguration, keepsAccessRecords: Bool) {
+    init(
+        _ configuration: HTTPServerConfiguration, keepsAccessRecords: Bool,
+        acceptsBody: @escaping @Sendable (HTTPRequest) -> Bool = { _ in false }
+    ) {
         limits = RequestHeadParser.Limits(
             maxRequestLineBytes: configuration.maxRequestLineBytes,
             maxHeaderBytes: configuration.maxHeaderBytes,
             maxHeaderLines: configuration.maxHeaderLines
         )
-        maxBodyBytes = configuration.maxBodyBytes
+        maxUploadBytes = configuration.maxUploadBytes
+        maxDiscardedBodyBytes = configuration.maxDiscardedBodyBytes
+        uploadBudget = UploadBudget(limit: configuration.maxHeldUploadBytes)
+        self.acceptsBody = acceptsBody
         headerTimeout = TimeSpan(seconds: configuration.headerTimeout)
+        bodyTimeout = TimeSpan(seconds: configuration.bodyTimeout)
         idleTimeout = TimeSpan(seconds: configuration.idleTimeout)
         sendTimeout = TimeSpan(seconds: configuration.sendTimeout)
         lingerTimeout = TimeSpan(seconds: configuration.lingerTimeout)
@@ -55,8 +69,10 @@ struct Moment {
 enum TimerKind: Int, CaseIterable {
     /// No request in progress (`idleTimeout`): close without a response.
     case idle
-    /// A request head (and body) in progress (`headerTimeout`): 408.
+    /// A request head (or a body thrown away) in progress (`headerTimeout`): 408.
     case request
+    /// A body the handler accepted in progress (`bodyTimeout`): 408.
+    case body
     /// Output waiting for the client to read (`sendTimeout`): abandon it, close.
     case send
     /// Closed for output, discarding input (`lingerTimeout`): close.
@@ -71,7 +87,8 @@ struct ConnectionTimer: Equatable {
 
 /// What the socket loop should do next for a connection.
 enum ConnectionAction {
-    /// Call the handler with this request; its responder carries `sequence`.
+    /// Call the handler with this request (and the body `takeBody` gives, if
+    /// any); its responder carries `sequence`.
     case dispatch(HTTPRequest, sequence: UInt64)
     /// Write `withPendingOutput`'s bytes and report them with `wrote`.
     case send
@@ -113,8 +130,8 @@ struct HTTPConnection {
     private enum Phase {
         /// Waiting for a head (idle when the input is empty) or reading one.
         case readingHead
-        /// The head is parsed; its body is being read and thrown away.
-        case readingBody(BodyDiscarder, ParsedHead)
+        /// The head is parsed; its body is being read (kept, or thrown away) by `bodyReader`.
+        case readingBody(ParsedHead)
         /// The handler has the request.
         case awaitingResponse(InFlightRequest)
         /// The last response is queued: send it, then close (after lingering).
@@ -142,7 +159,7 @@ struct HTTPConnection {
         var report: CompletedResponse
     }
 
-    private let settings: ConnectionSettings
+    let settings: ConnectionSettings
     private var phase = Phase.readingHead
     private var parser: RequestHeadParser
     /// Received bytes not yet parsed.
@@ -157,9 +174,21 @@ struct HTTPConnection {
 
     private var idleSince: MonotonicTime
     private var requestStartedAt: MonotonicTime
+    private var bodyStartedAt: MonotonicTime
     private var outputProgressAt: MonotonicTime
     private var lingerStartedAt: MonotonicTime
     private var lingerDiscarded = 0
+
+    /// Reads the body of the `readingBody` phase. Kept out of `phase`, with
+    /// `upload`, so that the phase stays small to copy on every request.
+    private var bodyReader = BodyReader(framing: .none, limit: 0, maxTrailerBytes: 0)
+    /// Where the body being read goes, when the handler accepted it; once
+    /// read, the body of the request just dispatched, until `takeBody`.
+    private var upload: HTTPRequestBody?
+    /// The request with the handler came with a body that was not read
+    /// (`Expect: 100-continue` for a body nobody takes): the connection closes
+    /// after the answer, dropping whatever the client sends meanwhile.
+    private var bodyUnread = false
 
     private var queued: [QueuedResponse] = []
     private var queuedHead = 0
@@ -174,6 +203,7 @@ struct HTTPConnection {
         output = ByteBuffer(retainedCapacity: settings.retainedBufferBytes)
         idleSince = now
         requestStartedAt = now
+        bodyStartedAt = now
         outputProgressAt = now
         lingerStartedAt = now
         lastWriteAt = now
@@ -189,6 +219,7 @@ struct HTTPConnection {
 
     /// Bytes arrived from the client.
     mutating func received(_ bytes: UnsafeRawBufferPointer, now: MonotonicTime) {
+        if input.isEmpty, case .readingBody = phase { return receivedBody(bytes) }
         switch phase {
         case .lingering:
             lingerDiscarded += bytes.count
@@ -199,6 +230,13 @@ struct HTTPConnection {
             if case .readingHead = phase, input.isEmpty { requestStartedAt = now }
             input.append(bytes)
         }
+    }
+
+    /// Body bytes with nothing unparsed before them: straight from the read
+    /// buffer into the body, so that only what follows the body passes through `input`.
+    private mutating func receivedBody(_ bytes: UnsafeRawBufferPointer) {
+        let consumed = bodyReader.consume(bytes, into: upload).consumed
+        if consumed < bytes.count { input.append(UnsafeRawBufferPointer(rebasing: bytes[consumed...])) }
     }
 
     /// The client will send nothing more (read returned 0).
@@ -230,7 +268,8 @@ struct HTTPConnection {
             at: moment
         )
         if close {
-            phase = .closing(linger: !input.isEmpty)
+            phase = .closing(linger: !input.isEmpty || bodyUnread)
+            bodyUnread = false
         } else {
             phase = .readingHead
             if input.isEmpty { idleSince = moment.time } else { requestStartedAt = moment.time }
@@ -250,6 +289,8 @@ struct HTTPConnection {
             phase = .closed
         case .request:
             fail(.requestTimeout(seconds: Double(settings.headerTimeout.nanoseconds) / 1e9), at: moment)
+        case .body:
+            fail(.bodyTimeout(seconds: Double(settings.bodyTimeout.nanoseconds) / 1e9), at: moment)
         }
     }
 
@@ -306,6 +347,8 @@ struct HTTPConnection {
         switch phase {
         case .readingHead where input.isEmpty:
             return ConnectionTimer(kind: .idle, deadline: idleSince.adding(settings.idleTimeout))
+        case .readingBody where upload != nil:
+            return ConnectionTimer(kind: .body, deadline: bodyStartedAt.adding(settings.bodyTimeout))
         case .readingHead, .readingBody:
             return ConnectionTimer(kind: .request, deadline: requestStartedAt.adding(settings.headerTimeout))
         default:
@@ -314,8 +357,9 @@ struct HTTPConnection {
         }
     }
 
-    /// Calls `body` with the bytes to send.
-    func withPendingOutput<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+    /// Calls `body` with the bytes to send. (Mutating, so that the loop calls
+    /// it in place instead of copying the connection out of its class.)
+    mutating func withPendingOutput<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
         try output.withUnconsumedBytes(body)
     }
 
@@ -334,7 +378,7 @@ struct HTTPConnection {
 
     // MARK: Reading requests
 
-    /// Parses and discards bodies until a request is ready for the handler.
+    /// Parses heads and reads bodies until a request is ready for the handler.
     private mutating func takeNextRequest(at moment: Moment) -> ConnectionAction? {
         while true {
             switch phase {
@@ -356,22 +400,30 @@ struct HTTPConnection {
                 case .complete(let head):
                     input.consume(head.length)
                     self.parser.reset()
-                    if let dispatch = startRequest(head, at: moment) { return dispatch }
+                    if head.framing == .none { return dispatch(head, at: moment) }
+                    if let dispatch = startBody(head, at: moment) { return dispatch }
                 }
-            case .readingBody(var discarder, let head):
-                let (consumed, outcome) = input.withUnconsumedBytes { discarder.consume($0) }
+            case .readingBody(let head):
+                let (consumed, outcome) = input.withUnconsumedBytes { bodyReader.consume(UnsafeRawBufferPointer($0), into: upload) }
                 input.consume(consumed)
                 switch outcome {
                 case .needMore:
-                    phase = inputEnded ? .closing(linger: false) : .readingBody(discarder, head)
+                    if inputEnded {
+                        upload = nil
+                        phase = .closing(linger: false)
+                    }
                     return nil
                 case .done:
+                    upload?.trim()
                     return dispatch(head, at: moment)
                 case .tooLarge:
-                    fail(.bodyTooLarge(limit: settings.maxBodyBytes), at: moment)
+                    fail(.bodyTooLarge(limit: upload == nil ? settings.maxDiscardedBodyBytes : settings.maxUploadBytes), at: moment)
                     return nil
                 case .invalid:
                     fail(.invalidChunkedBody, at: moment)
+                    return nil
+                case .overBudget:
+                    fail(.uploadsBusy, at: moment)
                     return nil
                 }
             case .awaitingResponse, .closing, .lingering, .closed:
@@ -380,36 +432,82 @@ struct HTTPConnection {
         }
     }
 
-    /// A parsed head: dispatched at once, or its body read first.
-    private mutating func startRequest(_ head: ParsedHead, at moment: Moment) -> ConnectionAction? {
-        switch head.framing {
-        case .none:
-            return dispatch(head, at: moment)
-        case .length(let length) where length > settings.maxBodyBytes:
-            fail(.bodyTooLarge(limit: settings.maxBodyBytes), at: moment)
-            return nil
-        case .length, .chunked:
-            if head.expectsContinue {
-                if output.isEmpty { outputProgressAt = moment.time }
-                output.append("HTTP/1.1 100 Continue\r\n\r\n")
+    /// A parsed head with a body: its body read first (kept for a handler
+    /// that accepts it, else dropped), or the request dispatched at once
+    /// when the client waits to send a body nobody takes.
+    private mutating func startBody(_ head: ParsedHead, at moment: Moment) -> ConnectionAction? {
+        let declared: Int? = if case .length(let length) = head.framing { length } else { nil }
+        let body: HTTPRequestBody?
+        if settings.acceptsBody(head.request) {
+            if let declared, declared > settings.maxUploadBytes {
+                fail(.bodyTooLarge(limit: settings.maxUploadBytes), at: moment)
+                return nil
             }
-            phase = .readingBody(BodyDiscarder(framing: head.framing, limit: settings.maxBodyBytes), head)
-            return nil
+            // The declared length is allocated (and budgeted) at once; a chunked body grows from 64 KiB.
+            guard let accepted = HTTPRequestBody(
+                capacity: declared ?? min(settings.maxUploadBytes, 64 << 10), budget: settings.uploadBudget
+            ) else {
+                fail(.uploadsBusy, at: moment)
+                return nil
+            }
+            body = accepted
+            bodyStartedAt = moment.time
+        } else if head.expectsContinue {
+            // The client waits before sending a body nobody takes: answer now, then close.
+            return dispatchWithoutBody(head, at: moment)
+        } else {
+            if let declared, declared > settings.maxDiscardedBodyBytes {
+                fail(.bodyTooLarge(limit: settings.maxDiscardedBodyBytes), at: moment)
+                return nil
+            }
+            body = nil
         }
+        if head.expectsContinue {
+            if output.isEmpty { outputProgressAt = moment.time }
+            output.append("HTTP/1.1 100 Continue\r\n\r\n")
+        }
+        upload = body
+        bodyReader = BodyReader(
+            framing: head.framing, limit: body == nil ? settings.maxDiscardedBodyBytes : settings.maxUploadBytes,
+            maxTrailerBytes: settings.limits.maxHeaderBytes
+        )
+        phase = .readingBody(head)
+        return nil
     }
 
+    /// Hands `head`'s request to the handler.
     private mutating func dispatch(_ head: ParsedHead, at moment: Moment) -> ConnectionAction {
+        .dispatch(head.request, sequence: awaitResponse(to: head, keepAlive: head.keepAlive, at: moment))
+    }
+
+    /// Hands `head`'s request to the handler before its body, which nobody
+    /// takes and the client waits to send (`Expect: 100-continue`): the
+    /// connection closes after the answer.
+    private mutating func dispatchWithoutBody(_ head: ParsedHead, at moment: Moment) -> ConnectionAction {
+        bodyUnread = true
+        return .dispatch(head.request, sequence: awaitResponse(to: head, keepAlive: false, at: moment))
+    }
+
+    /// The handler has `head`'s request: the next number, and the response it waits for.
+    private mutating func awaitResponse(to head: ParsedHead, keepAlive: Bool, at moment: Moment) -> UInt64 {
         let sequence = nextSequence
         nextSequence += 1
         phase = .awaitingResponse(InFlightRequest(
             sequence: sequence,
             includeBody: head.request.method != .head,
             version: head.request.version,
-            keepAlive: head.keepAlive,
+            keepAlive: keepAlive,
             startedAt: moment.time,
             request: settings.keepsAccessRecords ? head.request : nil
         ))
-        return .dispatch(head.request, sequence: sequence)
+        return sequence
+    }
+
+    /// The body of the request just dispatched, when the handler accepted
+    /// one: the loop hands it over with the request. Nil for the others.
+    mutating func takeBody() -> HTTPRequestBody? {
+        defer { upload = nil }
+        return upload
     }
 
     /// Whether the unparsed input holds a whole head (checked on a copy of the parser).
@@ -424,6 +522,7 @@ struct HTTPConnection {
     /// Answers a protocol error with `Connection: close`, drops the input, and closes after lingering.
     private mutating func fail(_ error: HTTPProtocolError, at moment: Moment) {
         input.removeAll()
+        upload = nil
         queue(
             error.response, extraHeaders: [], disposition: .close, includeBody: true,
             startedAt: moment.time, request: nil, problem: error.reason, at: moment

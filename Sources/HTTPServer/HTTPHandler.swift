@@ -1,12 +1,41 @@
 /// The application behind the server.
 public protocol HTTPHandler: Sendable {
-    /// Called on an event-loop thread for every complete request head (once
-    /// its body, if any, has been read and dropped), in the order of each
-    /// connection. Must not block: answer with `responder.send`
-    /// before returning, or hand `responder` to other work that answers later
-    /// from any thread. Each responder must be used exactly once; the next
-    /// request on the same connection waits for the answer.
+    /// Called on an event-loop thread for every complete request without a
+    /// body to hand over, in the order of each connection: at once for a
+    /// request without a body; after reading and dropping a body the handler
+    /// did not accept; or at once, before such a body, when the client waits
+    /// for a word before sending it (`Expect: 100-continue`). Must not block:
+    /// answer with `responder.send` before returning, or hand `responder` to
+    /// other work that answers later from any thread. Each responder must be
+    /// used exactly once; the next request on the same connection waits for
+    /// the answer.
     func handle(_ request: HTTPRequest, responder: HTTPResponder)
+
+    /// As `handle(_:responder:)`, for a request whose body the handler
+    /// accepted (`acceptsBody`), once `body` has been read whole. (A separate
+    /// call, so that requests without bodies carry nothing for them.) The
+    /// default drops the body and calls `handle(_:responder:)`.
+    func handle(_ request: HTTPRequest, body: HTTPRequestBody, responder: HTTPResponder)
+
+    /// Whether the handler takes the body of `request`, read whole and handed
+    /// to `handle(_:body:responder:)` (at most
+    /// `HTTPServerConfiguration.maxUploadBytes`, within `bodyTimeout`).
+    /// Called on an event-loop thread, once for each
+    /// request whose head announces a body (`Content-Length` above 0, or
+    /// chunked), before any of it is read; never for the others. Must be
+    /// cheap and must not block. Default false: the body is read and dropped
+    /// (at most `maxDiscardedBodyBytes`), or, when the client sent `Expect:
+    /// 100-continue`, not read at all: `handle` answers at once and the
+    /// connection closes after the answer.
+    func acceptsBody(of request: HTTPRequest) -> Bool
+}
+
+extension HTTPHandler {
+    public func acceptsBody(of request: HTTPRequest) -> Bool { false }
+
+    public func handle(_ request: HTTPRequest, body: HTTPRequestBody, responder: HTTPResponder) {
+        handle(request, responder: responder)
+    }
 }
 
 /// Told about connections and responses, e.g. to keep metrics or an access

@@ -42,8 +42,12 @@ enum HTTPProtocolError: Error, Equatable, Sendable {
     case invalidChunkedBody
     /// RFC 9110 §15.5.14: a body larger than the server reads (413).
     case bodyTooLarge(limit: Int)
-    /// The head (and body) did not arrive within the header timeout (408).
+    /// The head (and a body thrown away) did not arrive within the header timeout (408).
     case requestTimeout(seconds: Double)
+    /// An accepted body did not arrive within the body timeout (408).
+    case bodyTimeout(seconds: Double)
+    /// The bodies the server holds already fill its upload budget (503).
+    case uploadsBusy
     /// More open connections than the server takes (503).
     case tooManyConnections
 
@@ -54,8 +58,8 @@ enum HTTPProtocolError: Error, Equatable, Sendable {
         case .requestLineTooLong: 414
         case .headerSectionTooLarge, .tooManyHeaderLines: 431
         case .bodyTooLarge: 413
-        case .requestTimeout: 408
-        case .tooManyConnections: 503
+        case .requestTimeout, .bodyTimeout: 408
+        case .tooManyConnections, .uploadsBusy: 503
         default: 400
         }
     }
@@ -81,8 +85,11 @@ enum HTTPProtocolError: Error, Equatable, Sendable {
         case .contentLengthWithTransferEncoding: "Content-Length together with Transfer-Encoding"
         case .unsupportedTransferEncoding: "unsupported Transfer-Encoding: only chunked, on HTTP/1.1"
         case .invalidChunkedBody: "malformed chunked body"
-        case .bodyTooLarge(let limit): "request body larger than \(limit) bytes"
+        case .bodyTooLarge(let limit):
+            "request body larger than \(limit) bytes" + (limit >= 1 << 20 && limit % (1 << 20) == 0 ? " (\(limit >> 20) MiB)" : "")
         case .requestTimeout(let seconds): "request not received within \(seconds.formatted) s"
+        case .bodyTimeout(let seconds): "request body not received within \(seconds.formatted) s"
+        case .uploadsBusy: "too many uploads in progress; retry later"
         case .tooManyConnections: "too many connections; retry later"
         }
     }
@@ -94,7 +101,7 @@ enum HTTPProtocolError: Error, Equatable, Sendable {
             HTTPHeaderField("Content-Type", "text/plain; charset=utf-8"),
             HTTPHeaderField("Cache-Control", "no-store"),
         ]
-        if case .tooManyConnections = self { headers.append(HTTPHeaderField("Retry-After", "1")) }
+        if status == 503 { headers.append(HTTPHeaderField("Retry-After", "1")) }
         return PreparedResponse(HTTPResponse(status: status, headers: headers, body: Array((reason + "\n").utf8)))
     }
 }

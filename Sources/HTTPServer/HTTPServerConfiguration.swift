@@ -17,14 +17,28 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxHeaderBytes: Int = 16384
     /// Most header lines; more is `431`. Default 100.
     public var maxHeaderLines: Int = 100
-    /// Largest request body read (and thrown away: handlers get no bodies),
-    /// counted as sent; larger is `413`. Default 65536.
-    public var maxBodyBytes: Int = 65536
+    /// Largest request body taken by a handler that accepts bodies
+    /// (`HTTPHandler.acceptsBody`), chunk framing not counted; larger is
+    /// `413`, as soon as `Content-Length` or a chunk's size says so. Default 32 MiB.
+    public var maxUploadBytes: Int = 32 << 20
+    /// Bytes of accepted bodies the server holds at once, all connections
+    /// together: those being read, and those a handler still holds. A body
+    /// that would pass it is refused with `503` and `Retry-After: 1` (before
+    /// it is read, when its `Content-Length` is known). Default 128 MiB.
+    public var maxHeldUploadBytes: Int = 128 << 20
+    /// Seconds from the end of a request head to the last byte of a body the
+    /// handler accepts (a deadline: trickling bytes does not extend it); then
+    /// `408`. Default 30.
+    public var bodyTimeout: Double = 30
+    /// Largest body read and thrown away for a handler that does not accept
+    /// it (so that its bytes are never taken for the next request), chunk
+    /// framing not counted; larger is `413`. It comes under `headerTimeout`. Default 65536.
+    public var maxDiscardedBodyBytes: Int = 65536
     /// Most open client connections; a connection beyond them is answered
     /// `503` with `Retry-After: 1` and closed. Default 10000.
     public var maxConnections: Int = 10000
-    /// Seconds from a request head's first byte to its last (and its body's,
-    /// if any); then `408`. Default 10.
+    /// Seconds from a request head's first byte to its last (and to the last
+    /// byte of a body that is thrown away); then `408`. Default 10.
     public var headerTimeout: Double = 10
     /// Seconds a connection may sit with no request in progress; then it is closed. Default 5.
     public var idleTimeout: Double = 5
@@ -53,6 +67,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var retainedBufferBytes: Int = 64 * 1024
     /// Bytes one `recv` takes at most (one buffer per event loop). Default 65536.
     public var readBufferBytes: Int = 64 * 1024
+    /// Reads one connection gets in a row before its loop turns to the
+    /// others, so that a fast upload does not hold them up. Default 16.
+    public var readsPerTurn: Int = 16
     /// Connections accepted per wake-up of a loop's listener, so that a burst
     /// of new connections does not starve the open ones. Default 64.
     public var acceptBatch: Int = 64
@@ -76,17 +93,21 @@ public struct HTTPServerConfiguration: Sendable {
         try check(maxRequestLineBytes > 0, "maxRequestLineBytes must be positive")
         try check(maxHeaderBytes > 0, "maxHeaderBytes must be positive")
         try check(maxHeaderLines > 0, "maxHeaderLines must be positive")
-        try check(maxBodyBytes >= 0, "maxBodyBytes must not be negative")
+        try check(maxUploadBytes >= 0, "maxUploadBytes must not be negative")
+        try check(maxHeldUploadBytes >= maxUploadBytes, "maxHeldUploadBytes must be at least maxUploadBytes")
+        try check(maxDiscardedBodyBytes >= 0, "maxDiscardedBodyBytes must not be negative")
         try check(maxConnections > 0, "maxConnections must be positive")
         try check(maxLingerBytes >= 0, "maxLingerBytes must not be negative")
         try check(maxBufferedOutputBytes > 0, "maxBufferedOutputBytes must be positive")
         try check(retainedBufferBytes >= 0, "retainedBufferBytes must not be negative")
         try check(readBufferBytes > 0, "readBufferBytes must be positive")
+        try check(readsPerTurn > 0, "readsPerTurn must be positive")
         try check(acceptBatch > 0, "acceptBatch must be positive")
         try check(eventsPerWait > 0, "eventsPerWait must be positive")
         for (name, seconds) in [
             ("header timeout", headerTimeout), ("idle timeout", idleTimeout),
             ("send timeout", sendTimeout), ("drain timeout", drainTimeout), ("linger timeout", lingerTimeout),
+            ("body timeout", bodyTimeout),
         ] {
             try check(seconds > 0 && seconds.isFinite, "\(name) must be a positive number of seconds; got \(seconds)")
         }

@@ -2,6 +2,7 @@
 public enum HTTPMethod: Hashable, Sendable {
     case get
     case head
+    case post
     /// Any other syntactically valid method, as sent (methods are case-sensitive).
     case other(String)
 
@@ -10,6 +11,7 @@ public enum HTTPMethod: Hashable, Sendable {
         switch self {
         case .get: "GET"
         case .head: "HEAD"
+        case .post: "POST"
         case .other(let name): name
         }
     }

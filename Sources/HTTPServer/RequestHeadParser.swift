@@ -186,6 +186,7 @@ private struct RequestLine {
     private static func method(_ bytes: UnsafeBufferPointer<UInt8>) -> HTTPMethod {
         if bytes.elementsEqual("GET".utf8) { return .get }
         if bytes.elementsEqual("HEAD".utf8) { return .head }
+        if bytes.elementsEqual("POST".utf8) { return .post }
         return .other(String(decoding: bytes, as: UTF8.self))
     }
 

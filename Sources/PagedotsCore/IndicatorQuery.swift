@@ -47,6 +47,24 @@ public struct PathOptions: Hashable, Sendable {
     public var parameters: [ParameterName] {
         (format == nil ? [] : [.format]) + (scale == nil ? [] : [.scale])
     }
+
+    /// The options of `path` when it is `base`, then optionally `@Nx`, then
+    /// optionally a format's suffix; nil when it is not. Throws about
+    /// `scale` when N is not an integer from 1 to 4.
+    init?(path: Substring, base: StaticString) throws(ParameterError) {
+        var rest = path.utf8[...]
+        for byte in UnsafeBufferPointer(start: base.utf8Start, count: base.utf8CodeUnitCount) {
+            guard rest.popFirst() == byte else { return nil }
+        }
+        if let format = ImageFormat.allCases.first(where: { rest.hasSuffix(".\($0.rawValue)".utf8) }) {
+            self.format = format
+            rest = rest.dropLast(1 + format.rawValue.utf8.count)
+        }
+        guard !rest.isEmpty else { return }
+        guard rest.count >= 2, rest.first == UInt8(ascii: "@"), rest.last == UInt8(ascii: "x") else { return nil }
+        let value = ParameterValue(ParameterName.scale.definition, raw: Array(rest.dropFirst().dropLast())[...])
+        scale = try value.integer(note: "in the path's @Nx")
+    }
 }
 
 /// Parses image URLs: the path suffix and the query string (docs/parameters.md).
@@ -56,20 +74,7 @@ public enum IndicatorQuery {
     /// `.svg`. Throws about `scale` when N is not an integer from 1 to 4
     /// (`@5x`, `@1.5x`, `@x`: clearly aimed at an image, so a 400, not a 404).
     public static func pathOptions(forPath path: Substring) throws(ParameterError) -> PathOptions? {
-        var rest = path.utf8[...]
-        for byte in "/indicator".utf8 {
-            guard rest.popFirst() == byte else { return nil }
-        }
-        var options = PathOptions()
-        if let format = ImageFormat.allCases.first(where: { rest.hasSuffix(".\($0.rawValue)".utf8) }) {
-            options.format = format
-            rest = rest.dropLast(1 + format.rawValue.utf8.count)
-        }
-        guard !rest.isEmpty else { return options }
-        guard rest.count >= 2, rest.first == UInt8(ascii: "@"), rest.last == UInt8(ascii: "x") else { return nil }
-        let value = ParameterValue(ParameterName.scale.definition, raw: Array(rest.dropFirst().dropLast())[...])
-        options.scale = try value.integer(note: "in the path's @Nx")
-        return options
+        try PathOptions(path: path, base: "/indicator")
     }
 
     /// The image path and the query of a target as `pagedots render` takes

@@ -19,6 +19,7 @@ public final class PagedotsService: HTTPHandler {
     /// Seconds since 1970: the time calendar pages and expiring signatures are judged at.
     private let clock: @Sendable () -> Int64
     private let zones: any TimeZoneSource
+    private let carousels: CarouselRoute
 
     /// The observer to give the server, so that `/metrics` sees every response.
     public var observer: any HTTPServerObserver { metrics }
@@ -54,6 +55,7 @@ public final class PagedotsService: HTTPHandler {
             ? MissRateLimiter(perSecond: configuration.clientMissRate, clock: missClock)
             : nil
         trustedProxies = configuration.trustedProxies
+        carousels = CarouselRoute(renderLanes: renderLanes)
         // The documents are compressed here, once; tagged, so that a cache
         // that keeps them for their five minutes can revalidate them.
         fixedResponses = [
@@ -73,6 +75,18 @@ public final class PagedotsService: HTTPHandler {
         }
     }
 
+    /// A carousel upload, its body read (only carousel paths accept bodies).
+    public func handle(_ request: HTTPRequest, body: HTTPRequestBody, responder: HTTPResponder) {
+        guard case .carousel(let options)? = Endpoint(path: request.path) else { return handle(request, responder: responder) }
+        carousels.handle(request, body: body, options: options, responder: responder)
+    }
+
+    /// Only the carousel paths take bodies (uploads); every other body is read and dropped.
+    public func acceptsBody(of request: HTTPRequest) -> Bool {
+        guard case .carousel(let options)? = Endpoint(path: request.path) else { return false }
+        return CarouselRoute.acceptsBody(of: request, options: options)
+    }
+
     /// Whether the cache answered an image request: a hit, or anything else
     /// (a render started or joined, a refusal), a miss.
     private enum CacheOutcome {
@@ -87,8 +101,12 @@ public final class PagedotsService: HTTPHandler {
             responder.send(notFound)
             return nil
         }
+        if case .carousel(let options) = endpoint {
+            carousels.handle(request, body: nil, options: options, responder: responder)
+            return nil
+        }
         guard request.method == .get || request.method == .head else {
-            responder.send(ServiceError.methodNotAllowed.response(route: endpoint.route))
+            responder.send(ServiceError.methodNotAllowed(allowed: "GET, HEAD").response(route: endpoint.route))
             return endpoint.route == .indicator ? .miss : nil
         }
         switch endpoint {
@@ -97,6 +115,8 @@ public final class PagedotsService: HTTPHandler {
             return nil
         case .image(let path):
             return serveImage(request, path: path, responder: responder)
+        case .carousel:
+            return nil
         }
     }
 

@@ -18,7 +18,8 @@ struct ConnectionHarness {
     /// Answers each dispatched request at once (the synchronous path) when it returns a response.
     var handler: ((HTTPRequest) -> HTTPResponse?)?
 
-    private(set) var dispatched: [(request: HTTPRequest, sequence: UInt64)] = []
+    /// The requests handed out, with the bodies handed out with them.
+    private(set) var dispatched: [(request: HTTPRequest, body: HTTPRequestBody?, sequence: UInt64)] = []
     private(set) var sent: [UInt8] = []
     private(set) var sendCalls = 0
     private(set) var completed: [CompletedResponse] = []
@@ -80,7 +81,7 @@ struct ConnectionHarness {
             let canRead = !unread.isEmpty || (clientClosed && !endOfInputDelivered)
             switch machine.nextAction(at: moment, canRead: canRead, canWrite: writeCapacity != 0) {
             case .dispatch(let request, let sequence):
-                dispatched.append((request, sequence))
+                dispatched.append((request, machine.takeBody(), sequence))
                 if let response = handler?(request) { respond(sequence, response) }
             case .read:
                 if unread.isEmpty {
@@ -139,6 +140,11 @@ struct ConnectionHarness {
         now = seconds
         machine.timerFired(at: moment)
         run()
+    }
+
+    /// Drops the requests handed out so far (and the bodies they hold).
+    mutating func forgetDispatched() {
+        dispatched.removeAll()
     }
 
     mutating func takeSentText() -> String {

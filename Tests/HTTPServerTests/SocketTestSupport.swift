@@ -89,8 +89,17 @@ final class TestClient {
 
 /// A handler for the wire tests. Paths: `/hello` (text "hello"), `/echo`
 /// (method, path, query and `X-Test`), `/big?n` (n bytes), `/deferred`
-/// (answered later by the test through `nextDeferred`).
+/// (answered later by the test through `nextDeferred`), and `POST /upload`,
+/// which takes its body and answers `uploadSummary` of it.
 final class TestHandler: HTTPHandler {
+    func acceptsBody(of request: HTTPRequest) -> Bool {
+        request.method == .post && request.path == "/upload"
+    }
+
+    func handle(_ request: HTTPRequest, body: HTTPRequestBody, responder: HTTPResponder) {
+        responder.send(HTTPResponse(status: 200, body: Array(uploadSummary(body.bytes).utf8), label: 4))
+    }
+
     private let deferred = Mutex<[HTTPResponder]>([])
     private let deferredArrived = DispatchSemaphore(value: 0)
 
@@ -103,6 +112,8 @@ final class TestHandler: HTTPHandler {
             responder.send(HTTPResponse(status: 200, body: Array(text.utf8), label: 2))
         case "/big":
             responder.send(HTTPResponse(status: 200, body: [UInt8](repeating: 0x62, count: Int(request.query) ?? 0), label: 3))
+        case "/upload":
+            responder.send(HTTPResponse(status: 200, body: Array("no body".utf8), label: 4))
         case "/deferred":
             deferred.withLock { $0.append(responder) }
             deferredArrived.signal()
@@ -119,6 +130,16 @@ final class TestHandler: HTTPHandler {
         }
         return deferred.withLock { $0.removeFirst() }
     }
+}
+
+/// What `POST /upload` answers for a body: its length and a checksum.
+func uploadSummary(_ bytes: [UInt8]) -> String {
+    let sum = bytes.withUnsafeBufferPointer { bytes in
+        var sum = 0
+        for byte in bytes { sum = (sum &* 31 &+ Int(byte)) & 0xFFFF_FFFF }
+        return sum
+    }
+    return "\(bytes.count) bytes, sum \(sum)"
 }
 
 /// Counts what the server reports, and keeps its access records.

@@ -10,9 +10,7 @@ enum TestImages {
     /// `Tests/PagedotsRenderTests/Goldens`, found from this file's path so that
     /// updating the goldens writes into the source tree.
     static let goldenDirectory: String = {
-        let file = #filePath
-        let folder = file[..<(file.lastIndex(of: "/") ?? file.endIndex)]
-        return folder + "/Goldens"
+        sourceFolder(of: #filePath) + "/Goldens"
     }()
 
     /// Set `PAGEDOTS_UPDATE_GOLDENS=1` to write the goldens instead of comparing with them.
@@ -31,16 +29,7 @@ enum TestImages {
 
     /// The bytes of the file at `path`, or nil when it cannot be opened.
     static func readFile(_ path: String) -> [UInt8]? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            guard count > 0 else { break }
-            bytes += chunk[..<count]
-        }
-        return bytes
+        readFileBytes(path)
     }
 
     /// Writes `image` as a PNG at `path`, creating its folder if need be;

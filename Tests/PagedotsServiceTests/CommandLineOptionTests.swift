@@ -41,6 +41,32 @@ import Testing
         #expect(try configuration(["--send-timeout=1"], environment: ["PAGEDOTS_SEND_TIMEOUT": "7"]).get().server.sendTimeout == 1)
     }
 
+    @Test("--max-upload-mb and --body-timeout (and their variables) bound uploads: 32 MiB, four held at once, 30 s by default")
+    func uploadFlags() throws {
+        let defaults = try configuration([]).get().server
+        #expect(defaults.maxUploadBytes == 32 << 20)
+        #expect(defaults.maxHeldUploadBytes == 128 << 20)
+        #expect(defaults.bodyTimeout == 30)
+        let flags = try configuration(["--max-upload-mb", "8", "--body-timeout=2.5"]).get().server
+        #expect(flags.maxUploadBytes == 8 << 20)
+        #expect(flags.maxHeldUploadBytes == 32 << 20)
+        #expect(flags.bodyTimeout == 2.5)
+        let environment = try configuration([], environment: ["PAGEDOTS_MAX_UPLOAD_MB": "1", "PAGEDOTS_BODY_TIMEOUT": "60"]).get().server
+        #expect(environment.maxUploadBytes == 1 << 20)
+        #expect(environment.bodyTimeout == 60)
+        for (arguments, message) in [
+            (["--max-upload-mb", "0"], "--max-upload-mb: must be an integer from 1 to 1024; got \"0\""),
+            (["--max-upload-mb", "1.5"], "--max-upload-mb: must be an integer from 1 to 1024; got \"1.5\""),
+            (["--body-timeout", "0"], "--body-timeout: must be a number of seconds above 0, like 2.5; got \"0\""),
+        ] {
+            guard case .failure(let error) = configuration(arguments) else {
+                Issue.record("expected an error for \(arguments)")
+                continue
+            }
+            #expect(error.message == message)
+        }
+    }
+
     @Test func flagsInBothFormsAndEnvironmentFallbacks() throws {
         let config = try configuration(
             ["--port", "9000", "--cache-mb=2", "--idle-timeout", "2.5"],

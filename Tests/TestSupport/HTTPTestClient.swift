@@ -28,9 +28,13 @@ public final class HTTPTestClient {
 
     deinit { close(socket) }
 
-    /// Sends bytes as they are.
+    /// Sends text as it is.
     public func send(_ text: String) {
-        let bytes = Array(text.utf8)
+        send(Array(text.utf8))
+    }
+
+    /// Sends bytes as they are.
+    public func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -1,15 +1,18 @@
 // libFuzzer harness for the HTTP/1.1 request side: compiled together with
 // Sources/HTTPServer/*.swift as one module (see scripts/fuzz), so it reaches
-// the internal `RequestHeadParser`, `BodyDiscarder` and `HTTPConnection`.
+// the internal `RequestHeadParser`, `BodyReader` and `HTTPConnection`.
 //
 // Input: byte 0 chooses how the client's bytes are split into reads; the rest
 // are the bytes a client sends on one connection. The harness checks:
-//  1. the head parser gives the same answer fed all at once and byte by byte;
+//  1. the head parser gives the same answer fed all at once and byte by byte,
+//     and so does the body reader on what follows an accepted head;
 //  2. a head it accepts is well formed (no control bytes or spaces reach the
 //     handler in the path, query or header values);
 //  3. the connection state machine, fed in chunks with a fake clock and a
-//     handler that answers at once, settles, never dispatches a request after
-//     a protocol error, and writes only whole responses.
+//     handler that answers at once (and takes the bodies of paths starting
+//     with /u), settles, never dispatches a request after a protocol error,
+//     hands over no body larger than the limit, keeps no body after it is
+//     answered, and writes only whole responses.
 
 /// Small limits, so that the fuzzer reaches them with short inputs.
 private let fuzzLimits = RequestHeadParser.Limits(maxRequestLineBytes: 256, maxHeaderBytes: 512, maxHeaderLines: 8)
@@ -19,8 +22,10 @@ private func fuzzSettings() -> ConnectionSettings {
     configuration.maxRequestLineBytes = fuzzLimits.maxRequestLineBytes
     configuration.maxHeaderBytes = fuzzLimits.maxHeaderBytes
     configuration.maxHeaderLines = fuzzLimits.maxHeaderLines
-    configuration.maxBodyBytes = 128
-    var settings = ConnectionSettings(configuration, keepsAccessRecords: true)
+    configuration.maxDiscardedBodyBytes = 128
+    configuration.maxUploadBytes = 256
+    configuration.maxHeldUploadBytes = 512
+    var settings = ConnectionSettings(configuration, keepsAccessRecords: true, acceptsBody: { $0.path.hasPrefix("/u") })
     settings.maxBufferedOutputBytes = 256
     return settings
 }
@@ -94,7 +99,8 @@ private func driveConnection(_ bytes: [UInt8], split: UInt8) {
     let dateLine = Array("Date: Sun, 06 Nov 1994 08:49:37 GMT\r\n".utf8)
     var seconds: UInt64 = 0
     var moment: Moment { Moment(time: MonotonicTime(nanoseconds: seconds * 1_000_000_000), dateLine: dateLine) }
-    var machine = HTTPConnection(settings: fuzzSettings(), now: moment.time)
+    let settings = fuzzSettings()
+    var machine = HTTPConnection(settings: settings, now: moment.time)
     let answer = PreparedResponse(HTTPResponse(status: 200, headers: [HTTPHeaderField("Content-Type", "text/plain")], body: Array("ok".utf8), label: 1))
     let chunk = Int(split % 16) + 1
     let writeChunk = Int(split / 16) * 7 + 1
@@ -110,6 +116,9 @@ private func driveConnection(_ bytes: [UInt8], split: UInt8) {
         case .dispatch(let request, let sequence):
             precondition(!refused, "a request was dispatched after a protocol error")
             precondition(request.path.hasPrefix("/") || request.path == "*")
+            let body = machine.takeBody()
+            precondition((body?.count ?? 0) <= 256, "a body over the limit was handed over")
+            precondition(body == nil || request.path.hasPrefix("/u"), "a body nobody accepted was handed over")
             machine.responseReady(sequence: sequence, answer, extraHeaders: [], at: moment)
         case .read:
             if offset < bytes.count {
@@ -142,6 +151,31 @@ private func driveConnection(_ bytes: [UInt8], split: UInt8) {
         }
     }
     precondition(written.isEmpty || written.starts(with: "HTTP/1.1 ".utf8), "output does not start with a status line")
+    precondition(settings.uploadBudget.heldBytes == 0, "a body outlived its connection")
+}
+
+/// Reads the body after `head` all at once and byte by byte: the same bytes
+/// consumed, the same outcome, the same content.
+private func checkBodyReader(_ bytes: [UInt8], after head: ParsedHead) {
+    guard head.framing != .none, head.length <= bytes.count else { return }
+    let rest = Array(bytes[head.length...])
+    func read(pieceSize: Int) -> (Int, BodyReader.Outcome, [UInt8]) {
+        let body = HTTPRequestBody(capacity: 16, budget: nil)
+        var reader = BodyReader(framing: head.framing, limit: 300, maxTrailerBytes: 64)
+        var consumed = 0
+        var outcome = BodyReader.Outcome.needMore
+        var end = 0
+        while outcome == .needMore, end < rest.count {
+            end = min(rest.count, end + pieceSize)
+            let step = rest[consumed..<end].withUnsafeBytes { reader.consume($0, into: body) }
+            consumed += step.consumed
+            outcome = step.outcome
+        }
+        return (consumed, outcome, body?.bytes ?? [])
+    }
+    let whole = read(pieceSize: max(1, rest.count))
+    let trickled = read(pieceSize: 1)
+    precondition(whole.0 == trickled.0 && whole.1 == trickled.1 && whole.2 == trickled.2, "body read differs: \(whole) vs \(trickled)")
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -152,7 +186,10 @@ public func fuzzHTTPRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 
     let whole = parseAtOnce(bytes)
     let trickled = parseByteByByte(bytes)
     precondition(outcome(whole).agrees(with: outcome(trickled)), "parse differs: \(outcome(whole)) vs \(outcome(trickled))")
-    if case .complete(let head) = whole { checkHead(head) }
+    if case .complete(let head) = whole {
+        checkHead(head)
+        checkBodyReader(bytes, after: head)
+    }
     driveConnection(bytes, split: split)
     return 0
 }

@@ -64,6 +64,17 @@ public struct CommandLineOption: Sendable {
                           help: "abandon a response the client takes no byte of for this long, resetting the connection (default 30)") { config, value in
             seconds(value).map { config.server.sendTimeout = $0 }.failure("must be a number of seconds above 0, like 2.5")
         },
+        CommandLineOption(flag: "--body-timeout", environment: "PAGEDOTS_BODY_TIMEOUT", valueName: "SECONDS",
+                          help: "deadline for an upload's body (POST /carousel) from the end of its head; then 408 (default 30)") { config, value in
+            seconds(value).map { config.server.bodyTimeout = $0 }.failure("must be a number of seconds above 0, like 2.5")
+        },
+        CommandLineOption(flag: "--max-upload-mb", environment: "PAGEDOTS_MAX_UPLOAD_MB", valueName: "MIB",
+                          help: "largest upload body (POST /carousel) in MiB, larger is 413; four times this is held at most, all uploads together (default 32)") { config, value in
+            integer(value, in: 1...1024).map {
+                config.server.maxUploadBytes = $0 << 20
+                config.server.maxHeldUploadBytes = 4 * ($0 << 20)
+            }.failure("must be an integer from 1 to 1024")
+        },
         CommandLineOption(flag: "--drain-timeout", environment: "PAGEDOTS_DRAIN_TIMEOUT", valueName: "SECONDS",
                           help: "on SIGTERM/SIGINT, wait this long for requests in flight (default 10)") { config, value in
             seconds(value).map { config.server.drainTimeout = $0 }.failure("must be a number of seconds above 0, like 2.5")

@@ -9,6 +9,8 @@ enum Endpoint: Equatable {
     /// An image path (`/indicator`, `@Nx`, `.png`…), with what its suffix
     /// fixes, or why that suffix is refused (`@5x`: a `400` about `scale`).
     case image(Result<PathOptions, ParameterError>)
+    /// A carousel path (`/carousel`, `@Nx`, `.gif`, `.apng`), likewise.
+    case carousel(Result<PathOptions, ParameterError>)
 
     /// The endpoint of `path` (still percent-encoded), or nil when it is not listed.
     init?(path: String) {
@@ -19,12 +21,25 @@ enum Endpoint: Equatable {
         case "/openapi.json": self = .fixed(.openapi)
         case "/presets.json": self = .fixed(.presets)
         default:
-            do {
-                guard let options = try IndicatorQuery.pathOptions(forPath: Substring(path)) else { return nil }
-                self = .image(.success(options))
-            } catch {
-                self = .image(.failure(error))
+            let path = Substring(path)
+            if let image = Self.options(path, IndicatorQuery.pathOptions) {
+                self = .image(image)
+            } else if let carousel = Self.options(path, CarouselQuery.pathOptions) {
+                self = .carousel(carousel)
+            } else {
+                return nil
             }
+        }
+    }
+
+    /// What `parse` makes of `path`: nil when it is not its kind of path.
+    private static func options(
+        _ path: Substring, _ parse: (Substring) throws(ParameterError) -> PathOptions?
+    ) -> Result<PathOptions, ParameterError>? {
+        do throws(ParameterError) {
+            return try parse(path).map { .success($0) }
+        } catch {
+            return .failure(error)
         }
     }
 
@@ -33,6 +48,7 @@ enum Endpoint: Equatable {
         switch self {
         case .fixed(let route): route
         case .image: .indicator
+        case .carousel: .carousel
         }
     }
 }

@@ -8,6 +8,7 @@ enum Route: Int, CaseIterable, Sendable {
     case page
     case openapi
     case presets
+    case carousel
 
     /// The name in metrics.
     var name: String {
@@ -19,6 +20,7 @@ enum Route: Int, CaseIterable, Sendable {
         case .page: "page"
         case .openapi: "openapi"
         case .presets: "presets"
+        case .carousel: "carousel"
         }
     }
 }

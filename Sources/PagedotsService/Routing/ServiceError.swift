@@ -9,7 +9,10 @@ enum ServiceError: Error {
     /// With `--only-presets`: a parameter the URL may not set, or no preset.
     case notAllowed(ParameterError)
     case notFound
-    case methodNotAllowed
+    /// A listed path with another method: `allowed` lists those it takes.
+    case methodNotAllowed(allowed: String)
+    /// A carousel upload refused (or, until the composition is built, not drawn).
+    case upload(CarouselUploadError)
     /// The client asked for more new images than `--client-miss-rate`
     /// allows; it may have another in `retryAfter` seconds.
     case tooManyNewImages(retryAfter: Int)
@@ -41,10 +44,13 @@ enum ServiceError: Error {
         case .notFound:
             status = 404
             message = "not found: see / for the endpoints"
-        case .methodNotAllowed:
+        case .methodNotAllowed(let allowed):
             status = 405
-            message = "method not allowed: use GET or HEAD"
-            headers.append(HTTPHeaderField("Allow", "GET, HEAD"))
+            message = "method not allowed: use " + allowed.split(separator: ", ").joined(separator: " or ")
+            headers.append(HTTPHeaderField("Allow", allowed))
+        case .upload(let error):
+            status = error.status
+            message = error.message
         case .tooManyNewImages(let seconds):
             status = 429
             message = "too many new images asked for from your address: try again in \(seconds) s (images already drawn are not limited)"

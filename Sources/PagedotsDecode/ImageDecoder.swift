@@ -1,0 +1,53 @@
+/// What a header says about an image, read without decoding pixels.
+public struct ImageProbe: Equatable, Sendable {
+    public var kind: ImageKind
+    /// The size as shown: for a JPEG, after its EXIF orientation; for a GIF, its screen.
+    public var width: Int
+    public var height: Int
+
+    public init(kind: ImageKind, width: Int, height: Int) {
+        self.kind = kind
+        self.width = width
+        self.height = height
+    }
+}
+
+/// Reads uploaded images (PNG through libpng, JPEG through libjpeg-turbo,
+/// GIF through giflib) in two steps, so that a caller can check every
+/// upload before it decodes any, and decode each only when it needs it:
+/// `probe` reads the header, `decode` the pixels. Both check the size from
+/// the header against the limits before any pixel is decoded.
+///
+/// The bytes are only read, and only during the call.
+public enum ImageDecoder {
+    /// The kind and size of the image in `bytes`.
+    public static func probe(_ bytes: UnsafeRawBufferPointer, limits: ImageSizeLimits = ImageSizeLimits()) throws(ImageDecodingError) -> ImageProbe {
+        guard let kind = ImageKind(sniffing: bytes) else { throw .unrecognized }
+        let probe = switch kind {
+        case .png: try PNGInput.probe(bytes, limits: limits)
+        case .jpeg: try JPEGInput.probe(bytes, limits: limits).shown
+        case .gif: try GIFInput.probe(bytes, limits: limits)
+        }
+        try limits.check(width: probe.width, height: probe.height)
+        return probe
+    }
+
+    /// The pixels of the image in `bytes` (a GIF's first frame, on its
+    /// screen, as a browser shows it before it animates).
+    ///
+    /// `atLeast`, for a JPEG: decode at the smallest of 1/1, 1/2, 1/4 or 1/8
+    /// of its size that is still at least that wide and that high (the
+    /// library does it while decoding, with less memory and time than
+    /// scaling afterwards); other formats are decoded at their full size.
+    public static func decode(
+        _ bytes: UnsafeRawBufferPointer, limits: ImageSizeLimits = ImageSizeLimits(),
+        atLeast minimum: (width: Int, height: Int)? = nil
+    ) throws(ImageDecodingError) -> DecodedImage {
+        guard let kind = ImageKind(sniffing: bytes) else { throw .unrecognized }
+        switch kind {
+        case .png: return try PNGInput.decode(bytes, limits: limits)
+        case .jpeg: return try JPEGInput.decode(bytes, limits: limits, atLeast: minimum)
+        case .gif: return try GIFInput.decodeFirstFrame(bytes, limits: limits)
+        }
+    }
+}

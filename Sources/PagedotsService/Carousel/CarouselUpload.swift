@@ -1,0 +1,63 @@
+import HTTPServer
+import MultipartFormData
+import PagedotsDecode
+
+/// What a carousel request sent: its slides, or a carousel GIF made
+/// elsewhere, each probed (kind and size from its header, within the limits)
+/// but not decoded.
+struct CarouselUpload: Sendable {
+    enum Content: Sendable {
+        /// 2…20 slides, in the order sent.
+        case slides([UploadedImage])
+        /// One animated GIF, to which the indicator is added frame for frame.
+        case carousel(UploadedImage)
+    }
+
+    let content: Content
+
+    /// Slides per carousel.
+    static let slideCount = 2...20
+    /// A slide over these is refused from its header (SPEC: 4096 a side, 16,777,216 pixels).
+    static let slideLimits = ImageSizeLimits(maxSide: 4096, maxPixels: 16_777_216)
+    /// A carousel GIF's screen over these is refused from its header (SPEC: 2,359,296 pixels, e.g. 1536 × 1536).
+    static let carouselLimits = ImageSizeLimits(maxSide: 4096, maxPixels: 2_359_296)
+
+    /// Reads the parts of `body`, a `multipart/form-data` body with
+    /// `boundary`, and probes each image; throws the first refusal.
+    init(body: HTTPRequestBody, boundary: MultipartBoundary) throws(CarouselUploadError) {
+        let limits = MultipartLimits(maxParts: Self.slideCount.upperBound, maxPartHeaderBytes: 8192, maxBodyBytes: body.count)
+        let parts: [MultipartPart]
+        do throws(MultipartError) {
+            parts = try body.withUnsafeBytes { (bytes) throws(MultipartError) in
+                try MultipartParser.parts(of: bytes, boundary: boundary, limits: limits)
+            }
+        } catch {
+            throw CarouselUploadError(error)
+        }
+        for (index, part) in parts.enumerated() where !["slide", "carousel"].contains(part.head.name) {
+            throw CarouselUploadError(CarouselUploadError.wrongParts("part \(index + 1) is named \"\(part.head.name)\""))
+        }
+        let carousels = parts.filter { $0.head.name == "carousel" }
+        if let carousel = carousels.first {
+            guard parts.count == 1 else {
+                throw CarouselUploadError(CarouselUploadError.wrongParts(carousels.count > 1 ? "\(carousels.count) carousel parts" : "slides and a carousel together"))
+            }
+            let image = try UploadedImage(
+                role: "carousel", filename: carousel.head.filename, body: body, range: carousel.contentRange, limits: Self.carouselLimits
+            )
+            guard image.probe.kind == .gif else {
+                throw CarouselUploadError(status: 415, "carousel: not a GIF (a carousel made elsewhere must be an animated GIF; send stills as slides)")
+            }
+            content = .carousel(image)
+            return
+        }
+        guard Self.slideCount.contains(parts.count) else {
+            throw CarouselUploadError(CarouselUploadError.wrongParts(parts.isEmpty ? "no parts" : "1 slide"))
+        }
+        content = .slides(try parts.enumerated().map { (index, part) throws(CarouselUploadError) in
+            try UploadedImage(
+                role: "slide \(index + 1)", filename: part.head.filename, body: body, range: part.contentRange, limits: Self.slideLimits
+            )
+        })
+    }
+}

@@ -1,0 +1,39 @@
+import MultipartFormData
+import PagedotsDecode
+
+/// Why a carousel upload is refused: an HTTP status and one line that says
+/// which part and what to change (SPEC, "Carousels": `415` for a part that
+/// is no readable image, `400` for everything else about the upload).
+struct CarouselUploadError: Error, Equatable {
+    var status: Int
+    var message: String
+
+    init(status: Int = 400, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    /// An image's refusal, named after its part: `slide 3: not a PNG, JPEG or GIF`.
+    init(role: String, _ error: ImageDecodingError) {
+        self.init(status: error.isUnsupportedFormat ? 415 : 400, "\(role): \(error)")
+    }
+
+    /// A body that is not well-formed multipart/form-data, or has too many parts.
+    init(_ error: MultipartError) {
+        switch error {
+        case .tooManyParts(let limit):
+            self.init(Self.wrongParts("more than \(limit) parts"))
+        case .notFormData:
+            self.init(status: 415, "\(error): send the slides with curl -F slide=@file, or as a form")
+        case .missingBoundary, .invalidBoundary:
+            self.init("\(error)")
+        default:
+            self.init("multipart body: \(error)")
+        }
+    }
+
+    /// What to send instead, after `problem`.
+    static func wrongParts(_ problem: String) -> String {
+        "\(problem): send 2 to 20 parts named slide (PNG, JPEG or GIF), or one part named carousel (an animated GIF)"
+    }
+}

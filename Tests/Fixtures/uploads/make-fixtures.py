@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Makes the decoder tests' fixtures (run it here, on purpose, to remake them).
+
+Every image is small and drawn from one pattern. For each one that must
+decode, Pillow's own reading of it is written next to it as NAME.expected.png
+(straight RGBA, shown as a browser shows it: EXIF orientation applied, a
+GIF's first frame), so the tests compare against a decoder they do not use.
+Animated GIFs are checked against the tests' giflib reader instead. Broken
+and oversized files are made by cutting or patching good ones.
+Needs Pillow (pip install pillow).
+"""
+import io
+import struct
+import zlib
+
+from PIL import Image, ImageDraw, ImageOps
+
+
+def pattern(width=20, height=16, alpha=False):
+    image = Image.new("RGBA", (width, height))
+    for y in range(height):
+        for x in range(width):
+            a = 255 if not alpha else (x * 255) // (width - 1)
+            image.putpixel((x, y), ((x * 255) // (width - 1), (y * 255) // (height - 1), 128, a))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((3, 2, 8, 6), fill=(255, 255, 255, 255))
+    draw.ellipse((10, 6, 17, 13), fill=(20, 40, 200, 255 if not alpha else 90))
+    return image
+
+
+def expected(name, image):
+    image.convert("RGBA").save(name + ".expected.png")
+
+
+def png_chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def raw_png(width, height, rows, color_type, bit_depth, interlaced=False):
+    """A PNG written by hand: 16-bit channels and Adam7, which Pillow does not write."""
+    header = struct.pack(">IIBBBBB", width, height, bit_depth, color_type, 0, 0, 1 if interlaced else 0)
+    channels = {0: 1, 2: 3, 4: 2, 6: 4}[color_type]
+    size = channels * bit_depth // 8
+
+    def scanlines(cells):  # cells: list of rows of pixel byte strings
+        return b"".join(b"\x00" + b"".join(row) for row in cells)
+
+    if not interlaced:
+        data = scanlines(rows)
+    else:
+        data = b""
+        for x0, y0, dx, dy in [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]:
+            cells = [[rows[y][x] for x in range(x0, width, dx)] for y in range(y0, height, dy)]
+            if cells and cells[0]:
+                data += scanlines(cells)
+    assert all(len(p) == size for row in rows for p in row)
+    return b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", header) + png_chunk(b"IDAT", zlib.compress(data)) + png_chunk(b"IEND", b"")
+
+
+def write(name, data):
+    with open(name, "wb") as file:
+        file.write(data)
+
+
+def main():
+    base = pattern()
+    translucent = pattern(alpha=True)
+
+    # PNG: every colour type that matters, 16-bit, Adam7, palette transparency.
+    translucent.save("rgba.png")
+    expected("rgba", translucent)
+    base.convert("RGB").save("rgb.png")
+    expected("rgb", base.convert("RGB"))
+    base.convert("L").save("gray.png")
+    expected("gray", base.convert("L"))
+    base.convert("1").save("bilevel.png")
+    expected("bilevel", base.convert("1"))
+    palette = base.convert("RGB").quantize(16)
+    palette.info["transparency"] = 3
+    palette.save("palette-transparent.png", transparency=3)
+    expected("palette-transparent", Image.open("palette-transparent.png"))
+    rows16 = [[struct.pack(">HHHH", *(min(65535, c * 257 + (x % 3)) for c in translucent.getpixel((x, y)))) for x in range(20)] for y in range(16)]
+    write("rgba16.png", raw_png(20, 16, rows16, 6, 16))
+    expected("rgba16", Image.open("rgba16.png"))
+    rows8 = [[bytes(translucent.getpixel((x, y))) for x in range(20)] for y in range(16)]
+    write("interlaced.png", raw_png(20, 16, rows8, 6, 8, interlaced=True))
+    expected("interlaced", translucent)
+
+    # JPEG: baseline, progressive, grey, CMYK (Adobe's, inverted), EXIF orientations.
+    rgb = pattern(32, 24).convert("RGB")
+    for name, options in [("baseline", {}), ("progressive", {"progressive": True})]:
+        rgb.save(name + ".jpg", quality=92, **options)
+        expected(name, Image.open(name + ".jpg"))
+    rgb.convert("L").save("gray.jpg", quality=92)
+    expected("gray-jpeg", Image.open("gray.jpg"))
+    rgb.convert("CMYK").save("cmyk.jpg", quality=92)
+    expected("cmyk", Image.open("cmyk.jpg").convert("RGB"))
+    for orientation in (3, 6, 8):
+        exif = Image.Exif()
+        exif[0x0112] = orientation
+        # The stored pixels are the upright picture turned the other way, as a camera stores them.
+        stored = ImageOps.exif_transpose(rgb, in_place=False)  # no EXIF on rgb: unchanged
+        stored = {3: stored.rotate(180), 6: stored.rotate(90, expand=True), 8: stored.rotate(-90, expand=True)}[orientation]
+        stored.save(f"orientation-{orientation}.jpg", quality=95, exif=exif.tobytes())
+        expected(f"orientation-{orientation}", ImageOps.exif_transpose(Image.open(f"orientation-{orientation}.jpg")))
+
+    # GIF: a still, and an animation with every disposal, transparency, local palettes and a loop count.
+    base.convert("RGB").quantize(32).save("still.gif")
+    expected("still", Image.open("still.gif").convert("RGBA"))
+    frames = []
+    for step in range(4):
+        frame = Image.new("RGB", (24, 20), (250, 250, 250))
+        draw = ImageDraw.Draw(frame)
+        draw.rectangle((2 + step * 4, 3, 8 + step * 4, 12), fill=(200, 30 + step * 50, 40))
+        draw.line((0, 19 - step, 23, 19 - step), fill=(10, 10, 10))
+        frames.append(frame.quantize(8))
+    frames[0].save(
+        "animated.gif", save_all=True, append_images=frames[1:], duration=[120, 0, 250, 70], loop=2,
+        disposal=[1, 2, 3, 1], transparency=0, optimize=False,
+    )
+    # An interlaced one, tall enough for Pillow to interlace it.
+    pattern(20, 40).convert("RGB").quantize(64).save("interlaced.gif", interlace=True)
+    expected("interlaced-gif", Image.open("interlaced.gif").convert("RGBA"))
+
+    # Broken files, cut or patched from good ones.
+    png = open("rgba.png", "rb").read()
+    write("truncated.png", png[: len(png) * 2 // 3])
+    bad = bytearray(png)
+    bad[png.index(b"IDAT") + 10] ^= 0xFF
+    write("bad-crc.png", bytes(bad))
+    jpeg = open("baseline.jpg", "rb").read()
+    write("truncated.jpg", jpeg[: len(jpeg) * 2 // 3])
+    gif = open("animated.gif", "rb").read()
+    # Cut inside the first frame's data (its descriptor is the first "," after the header and palette).
+    write("truncated.gif", gif[: gif.index(b",", 13 + 3 * 8) + 16])
+    write("signature-only.png", png[:8] + b"not really a PNG after all")
+    write("not-an-image.txt", b"hello, this is text\n")
+
+    # Oversized headers: a side of 5000, found before any pixel (the rest of each file is left as it was).
+    oversized = bytearray(png)
+    oversized[16:24] = struct.pack(">II", 5000, 16)
+    oversized[29:33] = struct.pack(">I", zlib.crc32(bytes(oversized[12:29])))
+    write("wide.png", bytes(oversized))
+    sof = jpeg.index(b"\xff\xc0")
+    oversized = bytearray(jpeg)
+    oversized[sof + 5:sof + 9] = struct.pack(">HH", 5000, 5000)
+    write("large.jpg", bytes(oversized))
+    oversized = bytearray(open("still.gif", "rb").read())
+    oversized[6:10] = struct.pack("<HH", 5000, 10)
+    write("wide-screen.gif", bytes(oversized))
+
+
+main()

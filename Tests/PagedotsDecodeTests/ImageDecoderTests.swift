@@ -1,0 +1,143 @@
+import PagedotsDecode
+import TestSupport
+import Testing
+
+@Suite("Image decoders: probe and decode")
+struct ImageDecoderTests {
+    /// Decodes fixture `name` and compares it with Pillow's reading of `expected`.
+    private func expectMatchesPillow(_ name: String, expected: String, tolerance: Int) throws {
+        let image = try Fixtures.decode(name)
+        let reference = try Fixtures.expected(expected)
+        #expect(image.width == reference.width && image.height == reference.height, "\(name)")
+        let difference = RGBADifference.between(
+            expected: reference.rgba, actual: image.pixels, width: reference.width, height: reference.height, tolerance: tolerance
+        )
+        #expect(difference == nil, "\(name): \(difference?.description ?? "")")
+    }
+
+    @Test(
+        "PNG: every colour type, 16-bit, Adam7 and palette transparency decode to Pillow's pixels",
+        arguments: ["rgba", "rgb", "gray", "bilevel", "palette-transparent", "rgba16", "interlaced"]
+    )
+    func png(name: String) throws {
+        // Exact but for libpng's rounding of 16-bit channels (Pillow truncates).
+        try expectMatchesPillow(name + ".png", expected: name, tolerance: name == "rgba16" ? 1 : 0)
+        #expect(try Fixtures.probe(name + ".png") == ImageProbe(kind: .png, width: 20, height: 16))
+    }
+
+    @Test(
+        "JPEG: baseline, progressive, grey and Adobe CMYK decode to Pillow's pixels, within libjpeg versions' rounding",
+        arguments: [("baseline.jpg", "baseline"), ("progressive.jpg", "progressive"), ("gray.jpg", "gray-jpeg"), ("cmyk.jpg", "cmyk")]
+    )
+    func jpeg(name: String, expected: String) throws {
+        try expectMatchesPillow(name, expected: expected, tolerance: 3)
+        #expect(try Fixtures.probe(name) == ImageProbe(kind: .jpeg, width: 32, height: 24))
+    }
+
+    @Test("JPEG: EXIF orientation 3, 6 and 8 are turned upright, in the probe's size and in the pixels", arguments: [3, 6, 8])
+    func orientation(_ orientation: Int) throws {
+        try expectMatchesPillow("orientation-\(orientation).jpg", expected: "orientation-\(orientation)", tolerance: 3)
+        #expect(try Fixtures.probe("orientation-\(orientation).jpg") == ImageProbe(kind: .jpeg, width: 32, height: 24))
+        // The upright picture is the baseline one: a white square at the top left.
+        let image = try Fixtures.decode("orientation-\(orientation).jpg")
+        #expect(image.pixel(x: 5, y: 4).prefix(3).allSatisfy { $0 > 230 })
+    }
+
+    @Test("JPEG: decoded at 1/2, 1/4 or 1/8 of its size when that is still at least as large as asked")
+    func jpegReduced() throws {
+        #expect(try Fixtures.decode("baseline.jpg", atLeast: (16, 12)).width == 16)
+        #expect(try Fixtures.decode("baseline.jpg", atLeast: (9, 3)).width == 16)
+        #expect(try Fixtures.decode("baseline.jpg", atLeast: (8, 6)).width == 8)
+        #expect(try Fixtures.decode("baseline.jpg", atLeast: (1, 1)).width == 4)
+        #expect(try Fixtures.decode("baseline.jpg", atLeast: (17, 1)).width == 32)
+        // Orientation 6 turns the stored 24 × 32 upright: the reduction is judged on the shown size.
+        let turned = try Fixtures.decode("orientation-6.jpg", atLeast: (16, 12))
+        #expect((turned.width, turned.height) == (16, 12))
+        // PNG and GIF are decoded whole.
+        #expect(try Fixtures.decode("rgba.png", atLeast: (1, 1)).width == 20)
+    }
+
+    @Test("GIF: a still and an interlaced one decode to Pillow's pixels")
+    func gif() throws {
+        try expectMatchesPillow("still.gif", expected: "still", tolerance: 0)
+        try expectMatchesPillow("interlaced.gif", expected: "interlaced-gif", tolerance: 0)
+        #expect(try Fixtures.probe("interlaced.gif") == ImageProbe(kind: .gif, width: 20, height: 40))
+    }
+
+    @Test("An animated GIF used as a still is its first frame, with its transparent pixels transparent")
+    func gifFirstFrame() throws {
+        let image = try Fixtures.decode("animated.gif")
+        let reader = try GIFReader(Fixtures.bytes("animated.gif"))
+        #expect(image.pixels == reader.frames[0].canvas)
+        #expect(image.pixels.enumerated().contains { $0.offset % 4 == 3 && $0.element == 0 })
+    }
+}
+
+@Suite("Image decoders: refusals")
+struct ImageDecoderRefusalTests {
+    @Test("Bytes of no known format are refused as such (a 415 for the service)", arguments: ["not-an-image.txt"])
+    func unrecognized(name: String) {
+        #expect(throws: ImageDecodingError.unrecognized) { try Fixtures.probe(name) }
+        #expect(throws: ImageDecodingError.unrecognized) { try Fixtures.decode(name) }
+        #expect(ImageDecodingError.unrecognized.isUnsupportedFormat)
+        #expect(ImageDecodingError.unrecognized.description == "not a PNG, JPEG or GIF")
+    }
+
+    @Test(
+        "A side over the limit is refused from the header, with the size, before any pixel is decoded",
+        arguments: [("wide.png", 5000, 16), ("large.jpg", 5000, 5000), ("wide-screen.gif", 5000, 10)]
+    )
+    func tooLarge(name: String, width: Int, height: Int) {
+        let limits = ImageSizeLimits()
+        let error = ImageDecodingError.tooLarge(width: width, height: height, limits: limits)
+        #expect(throws: error) { try Fixtures.probe(name) }
+        #expect(throws: error) { try Fixtures.decode(name) }
+        #expect(!error.isUnsupportedFormat)
+        #expect(error.description == "\(width) × \(height) pixels is too large: at most 4096 a side and 16,777,216 in all; scale it down")
+    }
+
+    @Test("The pixel limit applies on its own, and the limits themselves are allowed")
+    func pixelLimit() throws {
+        let limits = ImageSizeLimits(maxSide: 4096, maxPixels: 319)
+        #expect(throws: ImageDecodingError.tooLarge(width: 20, height: 16, limits: limits)) { try Fixtures.probe("rgb.png", limits: limits) }
+        #expect(throws: ImageDecodingError.tooLarge(width: 32, height: 24, limits: limits)) { try Fixtures.decode("baseline.jpg", limits: limits) }
+        let exact = ImageSizeLimits(maxSide: 20, maxPixels: 320)
+        #expect(try Fixtures.decode("rgb.png", limits: exact).width == 20)
+        #expect(throws: ImageDecodingError.self) { try Fixtures.decode("rgb.png", limits: ImageSizeLimits(maxSide: 19)) }
+    }
+
+    @Test(
+        "Corrupt and truncated files are refused with the library's reason, never a crash",
+        arguments: [
+            ("truncated.png", ImageKind.png), ("bad-crc.png", .png), ("signature-only.png", .png),
+            ("truncated.jpg", .jpeg), ("truncated.gif", .gif),
+        ]
+    )
+    func corrupt(name: String, kind: ImageKind) {
+        do {
+            _ = try Fixtures.decode(name)
+            Issue.record("\(name) decoded")
+        } catch {
+            guard let error = error as? ImageDecodingError, case .corrupt(let reported, let reason) = error else {
+                Issue.record("\(name): \(error)")
+                return
+            }
+            #expect(reported == kind)
+            #expect(!reason.isEmpty)
+            #expect(error.description.hasPrefix("corrupt, truncated or unsupported \(kind.name) ("))
+        }
+    }
+
+    @Test("Every prefix of every good file is refused or decoded, never a crash; a cut JPEG or PNG is refused")
+    func everyPrefix() {
+        for name in ["rgba.png", "interlaced.png", "baseline.jpg", "progressive.jpg", "animated.gif", "interlaced.gif"] {
+            let bytes = Fixtures.bytes(name)
+            for length in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 97)) {
+                let cut = Array(bytes[..<length])
+                let decoded = try? cut.withUnsafeBytes { cut in try ImageDecoder.decode(cut) }
+                // A GIF cut after its first frame still shows that frame, as in a browser.
+                if !name.hasSuffix(".gif") { #expect(decoded == nil, "\(name) cut to \(length) bytes decoded") }
+            }
+        }
+    }
+}

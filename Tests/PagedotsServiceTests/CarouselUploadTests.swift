@@ -1,0 +1,123 @@
+import HTTPServer
+import MultipartFormData
+import PagedotsDecode
+@testable import PagedotsService
+import Testing
+import TestSupport
+
+/// Reads an upload of `parts` as the carousel route does; the refusal's status and line, or nil.
+private func refusal(_ parts: [MultipartBody.Part]) -> CarouselUploadError? {
+    refusal(body: MultipartBody(parts).bytes)
+}
+
+private func refusal(body bytes: [UInt8]) -> CarouselUploadError? {
+    do {
+        _ = try CarouselUpload(body: HTTPRequestBody(bytes), boundary: MultipartBoundary(MultipartBody.boundary))
+        return nil
+    } catch {
+        return error as? CarouselUploadError
+    }
+}
+
+private let wrongParts = "send 2 to 20 parts named slide (PNG, JPEG or GIF), or one part named carousel (an animated GIF)"
+
+@Suite("Carousel uploads: the parts and their images")
+struct CarouselUploadTests {
+    @Test("Slides of every format are read in order and probed, not decoded; their bytes are ranges of the body")
+    func slides() throws {
+        let body = HTTPRequestBody(MultipartBody([
+            .file("slide", "baseline.jpg"), .file("slide", "rgba.png"), .file("slide", "animated.gif"), .file("slide", "orientation-6.jpg"),
+        ]).bytes)
+        let upload = try CarouselUpload(body: body, boundary: MultipartBoundary(MultipartBody.boundary))
+        guard case .slides(let slides) = upload.content else {
+            Issue.record("not slides")
+            return
+        }
+        #expect(slides.map(\.role) == ["slide 1", "slide 2", "slide 3", "slide 4"])
+        #expect(slides.map(\.probe) == [
+            ImageProbe(kind: .jpeg, width: 32, height: 24), ImageProbe(kind: .png, width: 20, height: 16),
+            ImageProbe(kind: .gif, width: 24, height: 20), ImageProbe(kind: .jpeg, width: 32, height: 24),
+        ])
+        #expect(slides.map(\.filename) == ["baseline.jpg", "rgba.png", "animated.gif", "orientation-6.jpg"])
+        let decoded = try slides[1].decode()
+        #expect(decoded.pixels == (try PNGDecoder.decode(UploadFixtures.bytes("rgba.expected.png")).rgba))
+        #expect(try slides[0].decode(atLeast: (16, 12)).width == 16)
+    }
+
+    @Test("A carousel GIF made elsewhere: its timeline read, its frames played")
+    func carousel() throws {
+        let body = HTTPRequestBody(MultipartBody([.file("carousel", "animated.gif")]).bytes)
+        let upload = try CarouselUpload(body: body, boundary: MultipartBoundary(MultipartBody.boundary))
+        guard case .carousel(let carousel) = upload.content else {
+            Issue.record("not a carousel")
+            return
+        }
+        let animation = try carousel.animation()
+        #expect(animation.frames.count == 4)
+        #expect(animation.loopCount == 2)
+        var played = 0
+        try carousel.playFrames { _ in
+            played += 1
+            return played < 3
+        }
+        #expect(played == 3)
+    }
+
+    @Test("SPEC: wrong part names, too few or too many slides, slides with a carousel: 400, saying what to send")
+    func partCounts() {
+        let slide = MultipartBody.Part.file("slide", "rgba.png")
+        #expect(refusal([slide]) == CarouselUploadError("1 slide: " + wrongParts))
+        #expect(refusal([MultipartBody.Part]()) == CarouselUploadError("no parts: " + wrongParts))
+        #expect(refusal(Array(repeating: slide, count: 20)) == nil)
+        #expect(refusal(Array(repeating: slide, count: 21)) == CarouselUploadError("more than 20 parts: " + wrongParts))
+        #expect(refusal([slide, .file("image", "rgba.png")]) == CarouselUploadError("part 2 is named \"image\": " + wrongParts))
+        #expect(refusal([slide, .file("carousel", "animated.gif")]) == CarouselUploadError("slides and a carousel together: " + wrongParts))
+        #expect(refusal([.file("carousel", "animated.gif"), .file("carousel", "animated.gif")])
+            == CarouselUploadError("2 carousel parts: " + wrongParts))
+    }
+
+    @Test("SPEC: a part that is no PNG, JPEG or GIF is 415 and named; a carousel must be a GIF")
+    func unsupported() {
+        let slide = MultipartBody.Part.file("slide", "rgba.png")
+        #expect(refusal([slide, .file("slide", "not-an-image.txt")]) == CarouselUploadError(status: 415, "slide 2: not a PNG, JPEG or GIF"))
+        #expect(refusal([.file("carousel", "baseline.jpg")])?.status == 415)
+        #expect(refusal([.file("carousel", "baseline.jpg")])?.message.hasPrefix("carousel: not a GIF") == true)
+    }
+
+    @Test("SPEC: a slide over 4096 a side is refused from its header (400); a carousel's screen over 2,359,296 pixels too")
+    func tooLarge() {
+        let slide = MultipartBody.Part.file("slide", "rgba.png")
+        #expect(refusal([slide, .file("slide", "large.jpg")]) == CarouselUploadError(
+            "slide 2: 5000 × 5000 pixels is too large: at most 4096 a side and 16,777,216 in all; scale it down"
+        ))
+        // A GIF screen of 2000 × 1200 (2,400,000 pixels) patched into the still fixture.
+        var gif = UploadFixtures.bytes("still.gif")
+        gif.replaceSubrange(6..<10, with: [0xD0, 0x07, 0xB0, 0x04])
+        #expect(refusal([MultipartBody.Part(name: "carousel", content: gif)]) == CarouselUploadError(
+            "carousel: 2000 × 1200 pixels is too large: at most 4096 a side and 2,359,296 in all; scale it down"
+        ))
+    }
+
+    @Test("SPEC: a corrupt or truncated image is 400, named: from its header when probed, from its pixels when decoded")
+    func corrupt() throws {
+        let slide = MultipartBody.Part.file("slide", "rgba.png")
+        #expect(refusal([slide, .file("slide", "signature-only.png")])?.message.hasPrefix("slide 2: corrupt, truncated or unsupported PNG (") == true)
+        // A JPEG cut in its scan data passes the probe; decoding it is refused.
+        let body = HTTPRequestBody(MultipartBody([slide, .file("slide", "truncated.jpg")]).bytes)
+        let upload = try CarouselUpload(body: body, boundary: MultipartBoundary(MultipartBody.boundary))
+        guard case .slides(let slides) = upload.content else { return }
+        #expect(throws: CarouselUploadError("slide 2: corrupt, truncated or unsupported JPEG (Premature end of JPEG file)")) {
+            try slides[1].decode()
+        }
+    }
+
+    @Test("A body that is no well-formed multipart is 400 with the parser's line")
+    func malformed() {
+        #expect(refusal(body: Array("no boundary at all".utf8)) == CarouselUploadError(
+            "multipart body: no boundary line: the body must start with --BOUNDARY and CRLF"
+        ))
+        var cut = MultipartBody([.file("slide", "rgba.png"), .file("slide", "rgba.png")]).bytes
+        cut.removeLast(10)
+        #expect(refusal(body: cut)?.message == "multipart body: part 2: the body ended before the closing --BOUNDARY-- (truncated?)")
+    }
+}
