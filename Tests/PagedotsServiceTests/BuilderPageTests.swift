@@ -78,7 +78,7 @@ import TestSupport
         let style = try #require(try captures(#"<style>([\s\S]*?)</style>"#, in: html).first)
         #expect(BuilderPage.contentSecurityPolicy.contains("script-src '\(BuilderPage.sha256Source(script))'"))
         #expect(BuilderPage.contentSecurityPolicy.contains("style-src '\(BuilderPage.sha256Source(style))'"))
-        #expect(BuilderPage.contentSecurityPolicy.hasPrefix("default-src 'none'; img-src 'self'; connect-src 'self'"))
+        #expect(BuilderPage.contentSecurityPolicy.hasPrefix("default-src 'none'; img-src 'self' blob:; connect-src 'self'"))
     }
 
     @Test func servedWithItsHeadersAndEveryExampleImageIsServed() throws {
@@ -125,5 +125,27 @@ import TestSupport
         #expect(markup.contains(#"<div id="animation-note" class="note" data-formats="gif apng" hidden>"#))
         #expect(markup.contains("Outlook for Windows shows only the first frame"))
         #expect(markup.contains("<code>dwell</code> = the carousel's time per slide"))
+    }
+
+    @Test("The Carousel section: slide files or a carousel GIF, the carousel's options, posted as a form, shown from a blob: URL")
+    func theCarouselSection() throws {
+        let section = try #require(try captures(#"<section id="carousel"[^>]*>([\s\S]*?)</section>"#, in: markup).first)
+        #expect(section.contains(#"<input id="c-slides" type="file" accept="image/png,image/jpeg,image/gif" multiple>"#))
+        #expect(section.contains(#"<input id="c-carousel" type="file" accept="image/gif">"#))
+        let options = try captures(#"<(?:input|select) id="c-([a-z]+)""#, in: section).filter { !["slides", "carousel"].contains($0) }
+        #expect(options == ["change", "place", "inset", "backdrop", "fit", "format"])
+        #expect(section.contains(#"<option value="cut" selected>cut</option><option value="fade">fade</option><option value="push">push</option>"#))
+        for id in ["c-make", "c-result", "c-size", "c-error", "c-download", "c-curl"] {
+            #expect(section.contains("id=\"\(id)\""), "\(id)")
+        }
+        // The options are not the indicator's: the builder's own script reads only its form's [data-param].
+        #expect(!section.contains("data-param"))
+        #expect(html.contains("fetch(path, { method: 'POST', body })"))
+        #expect(html.contains("const path = '/carousel.' + format + '?' + carouselQuery(format, Boolean(gif));"))
+        #expect(html.contains("URL.createObjectURL(blob)"))
+        // blob: for images only; fetch() stays same-origin.
+        let sources = BuilderPage.contentSecurityPolicy.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(sources.filter { $0.contains("blob:") } == ["img-src 'self' blob:"])
+        #expect(sources.contains("connect-src 'self'"))
     }
 }
