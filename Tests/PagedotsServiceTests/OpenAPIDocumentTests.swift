@@ -168,7 +168,7 @@ import TestSupport
             #expect((slide["items"] as? Object)?["format"] as? String == "binary")
             #expect((properties["carousel"] as? Object)?["format"] as? String == "binary")
             let responses = try #require(post["responses"] as? Object)
-            #expect(Set(responses.keys) == ["200", "400", "403", "405", "408", "413", "415", "429", "503"], "\(path)")
+            #expect(Set(responses.keys) == ["200", "400", "403", "405", "408", "413", "414", "415", "429", "503"], "\(path)")
             let ok = try Self.resolved(try #require(responses["200"]), in: document)
             #expect(Set(try #require(ok["content"] as? Object).keys) == Set(types), "\(path)")
             let cacheControl = try Self.resolved(try #require((ok["headers"] as? Object)?["Cache-Control"]), in: document)

@@ -56,6 +56,7 @@ struct CarouselPath {
                 "405": OpenAPIDocument.ref("responses", "CarouselMethodNotAllowed"),
                 "408": OpenAPIDocument.ref("responses", "BodyTimeout"),
                 "413": OpenAPIDocument.ref("responses", "BodyTooLarge"),
+                "414": OpenAPIDocument.ref("responses", "URITooLong"),
                 "415": OpenAPIDocument.ref("responses", "UnsupportedImage"),
                 "429": OpenAPIDocument.ref("responses", "TooManyNewImages"),
                 "503": OpenAPIDocument.ref("responses", "Overloaded"),
