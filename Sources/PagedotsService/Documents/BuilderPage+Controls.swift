@@ -16,6 +16,8 @@ extension BuilderPage {
         case output = "Output"
         /// Shown only while an animated format is chosen (its controls are used by nothing else).
         case animation = "Animation"
+        /// A carousel's own parameters (`POST /carousel`): no indicator URL uses them.
+        case carousel = "Carousel"
     }
 
     /// Where a parameter's control goes. A new parameter must be placed here.
@@ -29,6 +31,7 @@ extension BuilderPage {
         case .size, .spacing, .padding, .direction, .width, .height: .geometry
         case .format, .scale: .output
         case .dwell, .transition, .effect, .loop, .fps, .matte: .animation
+        case .change, .place, .inset, .backdrop, .fit: .carousel
         }
     }
 
