@@ -132,14 +132,18 @@ import TestSupport
         let section = try #require(try captures(#"<section id="carousel"[^>]*>([\s\S]*?)</section>"#, in: markup).first)
         #expect(section.contains(#"<input id="c-slides" type="file" accept="image/png,image/jpeg,image/gif" multiple>"#))
         #expect(section.contains(#"<input id="c-carousel" type="file" accept="image/gif">"#))
-        let options = try captures(#"<(?:input|select) id="c-([a-z]+)""#, in: section).filter { !["slides", "carousel"].contains($0) }
-        #expect(options == ["change", "place", "inset", "backdrop", "fit", "format"])
-        #expect(section.contains(#"<option value="cut" selected>cut</option><option value="fade">fade</option><option value="push">push</option>"#))
+        // The table's Carousel group, then the carousel's format; none of them in the builder's form.
+        let options = try captures(#"<(?:input|select) id="[pc]-([a-z]+)""#, in: section).filter { !["slides", "carousel"].contains($0) }
+        let carouselGroup = Parameter.all.filter { BuilderPage.group(of: $0.name) == .carousel }.map(\.name.rawValue)
+        #expect(carouselGroup == ["change", "place", "inset", "backdrop", "fit"])
+        #expect(options == carouselGroup + ["format"])
+        let builder = try #require(try captures(#"<form id="builder"[^>]*>([\s\S]*?)</form>"#, in: markup).first)
+        #expect(carouselGroup.allSatisfy { !builder.contains("id=\"p-\($0)\"") })
+        #expect(section.contains(#"<option value="fade">fade</option><option value="push">push</option><option value="cut" selected>cut</option>"#))
         for id in ["c-make", "c-result", "c-size", "c-error", "c-download", "c-curl"] {
             #expect(section.contains("id=\"\(id)\""), "\(id)")
         }
-        // The options are not the indicator's: the builder's own script reads only its form's [data-param].
-        #expect(!section.contains("data-param"))
+        #expect(html.contains("const fields = [...form.querySelectorAll('[data-param]')];"))
         #expect(html.contains("fetch(path, { method: 'POST', body })"))
         #expect(html.contains("const path = '/carousel.' + format + '?' + carouselQuery(format, Boolean(gif));"))
         #expect(html.contains("URL.createObjectURL(blob)"))

@@ -6,36 +6,13 @@ import PagedotsCore
 /// `.apng`) and plays the answer from a `blob:` URL, with its size in bytes
 /// and a link that downloads it.
 extension BuilderPage {
-    /// One of the carousel's own controls: `change`, `place`, `inset`, `backdrop`, `fit`.
-    struct CarouselOption {
-        enum Kind {
-            case choice([String])
-            case decimal(ClosedRange<Int>)
-            case color
-        }
-
-        var name: String
-        var kind: Kind
-        var initial: String
-        var hint: String
-    }
-
-    /// The carousel's options as SPEC.md's "Carousels" lists them, with the
-    /// service's defaults, and the output format.
-    static let carouselOptions: [CarouselOption] = [
-        CarouselOption(name: "change", kind: .choice(["cut", "fade", "push"]), initial: "cut",
-                       hint: "how one slide gives way to the next during transition; fade and push cost a whole frame per step"),
-        CarouselOption(name: "place", kind: .choice(["over", "below", "above"]), initial: "over",
-                       hint: "the indicator over the slides, or in a band of its own below or above them"),
-        CarouselOption(name: "inset", kind: .decimal(0...200), initial: "12",
-                       hint: "points between the indicator and the slides' edge, with place=over"),
-        CarouselOption(name: "backdrop", kind: .color, initial: "transparent",
-                       hint: "a capsule behind the indicator, with place=over"),
-        CarouselOption(name: "fit", kind: .choice(["cover", "contain"]), initial: "cover",
-                       hint: "a slide of another size than the first: cropped to cover it, or fitted inside it on matte"),
-        CarouselOption(name: "format", kind: .choice(["gif", "apng"]), initial: "gif",
-                       hint: "GIF plays in every email client that animates; APNG keeps full colour"),
-    ]
+    /// The carousel's output format, beside its own parameters (the
+    /// builder's `format` is the indicator's, which may be a still one).
+    static let carouselFormat = """
+        <div class="field"><label for="c-format">format</label><select id="c-format">\
+        <option value="gif" selected>gif</option><option value="apng">apng</option></select>\
+        <small>GIF plays in every email client that animates; APNG keeps full colour</small></div>
+        """
 
     /// The section: the files, the options, the button, and where the result shows.
     static var carouselSection: String {
@@ -53,8 +30,8 @@ extension BuilderPage {
         <div class="field"><label for="c-carousel">carousel</label><input id="c-carousel" type="file" accept="image/gif">\
         <small>or one animated GIF made elsewhere: its frames and timing are kept, split into the builder's pages</small></div>
         </fieldset>
-        <fieldset><legend>Options</legend>
-        \(carouselOptions.map(carouselField).joined(separator: "\n"))
+        <fieldset><legend>Carousel</legend>
+        \((Parameter.all.filter { group(of: $0.name) == .carousel }.map(field(for:)) + [carouselFormat]).joined(separator: "\n"))
         </fieldset>
         <button type="submit" id="c-make">Make the carousel</button>
         </form>
@@ -70,20 +47,6 @@ extension BuilderPage {
         """
     }
 
-    /// One labelled control of the carousel's options (`c-NAME`, `data-carousel`).
-    private static func carouselField(_ option: CarouselOption) -> String {
-        let common = "id=\"c-\(option.name)\" name=\"\(option.name)\" data-carousel data-default=\"\(option.initial)\""
-        let control = switch option.kind {
-        case .choice(let words):
-            "<select \(common)>" + words.map { "<option value=\"\($0)\"\($0 == option.initial ? " selected" : "")>\($0)</option>" }.joined() + "</select>"
-        case .decimal(let range):
-            "<input \(common) type=\"number\" inputmode=\"decimal\" min=\"\(range.lowerBound)\" max=\"\(range.upperBound)\" step=\"any\" value=\"\(option.initial)\">"
-        case .color:
-            "<input \(common) data-color type=\"text\" spellcheck=\"false\" value=\"\(option.initial)\" placeholder=\"\(option.initial)\">"
-        }
-        return "<div class=\"field\"><label for=\"c-\(option.name)\">\(option.name)</label>\(control)<small>\(option.hint.escapedForHTML)</small></div>"
-    }
-
     /// The section's script, run after the builder's (whose `query`, `text`,
     /// `themed` and `$` it uses): the carousel's query is the builder's
     /// indicator, without what a carousel takes from its slides (`pages`,
@@ -93,15 +56,15 @@ extension BuilderPage {
     static let carouselScript = #"""
 
     const carouselForm = $('carousel-form');
-    const carouselFields = [...carouselForm.querySelectorAll('[data-carousel]')];
+    const carouselFields = [...carouselForm.querySelectorAll('[data-param]')];
     let carouselBlob = null;
     function carouselQuery(format, withCarouselGIF) {
       const theme = text('theme') === 'dark' ? 'dark' : 'light';
       const dropped = new Set(['format', 'start', 'every', 'tz', 'scale'].concat(withCarouselGIF ? [] : ['pages']));
       const indicator = query(themed(theme, format)).split('&')
         .filter((pair) => pair !== '' && !dropped.has(pair.split('=')[0]));
-      const own = carouselFields.filter((field) => field.name !== 'format' && field.value.trim() !== ''
-        && field.value.trim() !== field.dataset.default).map((field) => field.name + '=' + encoded(field, field.value.trim()));
+      const own = carouselFields.filter((field) => field.value.trim() !== '' && field.value.trim() !== field.dataset.default)
+        .map((field) => field.name + '=' + encoded(field, field.value.trim()));
       return indicator.concat(['scale=' + (text('scale') || '2')], own).join('&');
     }
     function carouselFailed(message) {
@@ -109,6 +72,12 @@ extension BuilderPage {
       $('c-error').hidden = false;
       $('c-size').textContent = '';
     }
+    // The colour picker beside backdrop writes into its text, and starts from it.
+    for (const picker of carouselForm.querySelectorAll('[data-picker-for]')) picker.value = pickerColor($(picker.dataset.pickerFor).value);
+    carouselForm.addEventListener('input', (event) => {
+      const target = event.target;
+      if ('pickerFor' in target.dataset) $(target.dataset.pickerFor).value = target.value.slice(1).toUpperCase();
+    });
     carouselForm.addEventListener('submit', async (event) => {
       event.preventDefault();
       const gif = $('c-carousel').files[0];

@@ -64,45 +64,23 @@ struct CarouselPath {
         ]
     }
 
-    /// The indicator's parameters from the table (`pages` optional: it is the
-    /// number of slides; `format` and `theme` narrowed to what a carousel
-    /// can be), then the carousel's own.
+    /// The parameter table (the indicator's and the carousel's own), with
+    /// `pages` optional (it is the number of slides) and `format` and
+    /// `theme` narrowed to what a carousel can be.
     private var parameters: [JSONValue] {
-        let table: [JSONValue] = Parameter.all.map { parameter in
+        Parameter.all.map { parameter in
             switch parameter.name {
             case .pages:
-                return [
+                [
                     "name": "pages", "in": "query", "required": false,
                     "description": "The number of slides, which it must agree with when given; required with a `carousel` part (its cycle is split into `pages` equal dwells).",
                     "schema": ["type": "integer", "minimum": 2, "maximum": 20],
                 ]
-            case .format:
-                return parameter.openAPIParameter(choices: formats.map(\.rawValue))
-            case .theme:
-                return parameter.openAPIParameter(choices: ["light", "dark"])
-            default:
-                return OpenAPIDocument.ref("parameters", parameter.name.rawValue)
+            case .format: parameter.openAPIParameter(choices: formats.map(\.rawValue))
+            case .theme: parameter.openAPIParameter(choices: ["light", "dark"])
+            default: OpenAPIDocument.ref("parameters", parameter.name.rawValue)
             }
         }
-        return table + Self.carouselParameters
-    }
-
-    /// `change`, `place`, `inset`, `backdrop`, `fit` (SPEC, "Carousels").
-    static let carouselParameters: [JSONValue] = [
-        query("change", "How one slide gives way to the next during `transition`: `fade` (cross-fade), `push` (the next slide pushes the current one out, in the reading direction of `direction`), `cut` (at the end of the dwell). Case-insensitive.",
-              ["type": "string", "enum": ["fade", "push", "cut"], "default": "cut"]),
-        query("place", "Where the indicator is: `over` the slides (centred across, `inset` points above their bottom edge; for a vertical `direction`, `inset` from the right edge), or in a band of its own height `below` or `above` them, filled with `bg` (`matte` when `bg` is transparent). Case-insensitive.",
-              ["type": "string", "enum": ["over", "below", "above"], "default": "over"]),
-        query("inset", "Points between the indicator and the slides' edge, with `place=over`. Digits with an optional fraction (`7.5`); no sign or exponent.",
-              ["type": "number", "minimum": 0, "maximum": 200, "default": 12]),
-        query("backdrop", "A capsule drawn behind the indicator with `place=over`, `padding` around it. Colors are hex RGB, RGBA, RRGGBB or RRGGBBAA (a leading `#` sent as `%23`), a CSS color name (case-insensitive) or `transparent`.",
-              ["type": "string", "pattern": .string(Parameter.colorPattern), "default": "transparent"]),
-        query("fit", "A slide of another size than the first: `cover` (scaled to cover the first's size, centred, cropped) or `contain` (scaled to fit, centred on `matte`). Case-insensitive.",
-              ["type": "string", "enum": ["cover", "contain"], "default": "cover"]),
-    ]
-
-    private static func query(_ name: String, _ description: String, _ schema: JSONValue) -> JSONValue {
-        ["name": .string(name), "in": "query", "required": false, "description": .string(description), "schema": schema]
     }
 
     /// The slides, or one carousel GIF, as a form.
