@@ -23,7 +23,7 @@ extension BuilderPage {
         and the service draws the indicator set in the builder above over them (choose GIF or APNG there to set \
         <code>dwell</code>, <code>transition</code> and <code>effect</code>). Nothing is kept: the result is yours to host.</p>
         <div class="builder">
-        <form id="carousel-form" autocomplete="off">
+        <form id="carousel-form" autocomplete="off" novalidate>
         <fieldset><legend>Slides</legend>
         <div class="field"><label for="c-slides">slides</label><input id="c-slides" type="file" accept="image/png,image/jpeg,image/gif" multiple>\
         <small>2 to 20 PNG, JPEG or GIF files, in order; the carousel is the first one's size</small></div>
