@@ -15,11 +15,21 @@ carousel GIF; that a calendar URL (start, every) hides current and says
 which page shows now and when that changes (both servers' clocks stand at
 2025-03-03T10:00Z); and, on PRESETS_BASE_URL (a server with presets), that
 choosing a preset sets the controls and the URL names it and adds only what
-differs. Ends with a screenshot of the page as it first appears. Prints one line per check
+differs; that the Carousel section uploads three slides as a form, plays
+the answer from a blob: URL with its size in bytes, offers it for download
+(an animated GIF that Pillow decodes, the same bytes as the same POST made
+without the browser) and shows the service's 400 line for a bad option.
+Ends with a screenshot of the page as it first appears. Prints one line per check
 and `N passed, N failed`; exits 1 if anything failed.
 """
 import base64
+import io
+import os
+import shutil
 import sys
+import tempfile
+import urllib.request
+import uuid
 
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
@@ -27,8 +37,11 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
+from PIL import Image
 
 BASE, SCREENSHOT, PRESETS_BASE = sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3].rstrip("/")
+SLIDES = [os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "examples", "carousel", name)
+          for name in ("flat-spring.png", "flat-summer.png", "flat-autumn.png")]
 results = []
 
 
@@ -55,10 +68,10 @@ find = lambda element_id: driver.find_element(By.ID, element_id)
 value = lambda element_id: find(element_id).get_attribute("value")
 
 
-def wait_for(what, condition):
-    """Waits up to 10 s for condition(driver); records the check either way."""
+def wait_for(what, condition, seconds=10):
+    """Waits up to `seconds` for condition(driver); records the check either way."""
     try:
-        wait.until(lambda d: condition(d))
+        WebDriverWait(driver, seconds).until(lambda d: condition(d))
         check(what, True)
     except TimeoutException:
         check(what + " (timed out)", False)
@@ -83,6 +96,17 @@ def previews_loaded(part):
     return driver.execute_script(
         "return ['preview', 'preview-dark'].every((id) => { const i = document.getElementById(id);"
         " return !i.hidden && i.src.includes(arguments[0]) && i.complete && i.naturalWidth > 0; })", part)
+
+
+def posted(path, files):
+    """The body of a POST of `files` as slide parts to BASE + path, made without the browser."""
+    boundary = uuid.uuid4().hex
+    body = b"".join(f'--{boundary}\r\nContent-Disposition: form-data; name="slide"; filename="{os.path.basename(name)}"\r\n'
+                    f"Content-Type: image/png\r\n\r\n".encode() + open(name, "rb").read() + b"\r\n" for name in files)
+    request = urllib.request.Request(BASE + path, data=body + f"--{boundary}--\r\n".encode(), method="POST",
+                                     headers={"Content-Type": "multipart/form-data; boundary=" + boundary})
+    with urllib.request.urlopen(request, timeout=120) as response:
+        return response.read()
 
 
 def preview_width():
@@ -251,9 +275,60 @@ try:
              and find("calendar-status").text.startswith("Now page 1 of 24 (current=0). Caches ask again at ")
              and "when the page changes or the calendar starts" in find("calendar-status").text)
 
+    # The Carousel section: three slides, the builder's pill on page 2 of 3, fading every second.
+    driver.get(BASE + "/#pages=3&current=1&style=pill&scale=2&format=gif&dwell=1000")
+    wait_for("the builder draws the carousel's indicator", lambda d: 'alt="Page 2 of 3"' in value("img-snippet"))
+    find("c-slides").send_keys(SLIDES[0])
+    find("c-make").click()
+    wait_for("one slide: the section asks for 2 to 20", lambda d: find("c-error").text == "Pick 2 to 20 slides, or one carousel GIF.")
+    # WebDriver adds files to a multiple input's choice: start again with none.
+    driver.refresh()
+    wait.until(lambda d: 'alt="Page 2 of 3"' in value("img-snippet"))
+    find("c-slides").send_keys("\n".join(SLIDES))
+    Select(find("p-change")).select_by_value("fade")
+    find("c-make").click()
+    wait_for("three slides posted: the carousel plays in the page from a blob: URL",
+             lambda d: d.execute_script("const i = document.getElementById('c-result');"
+                                        " return !i.hidden && i.src.startsWith('blob:') && i.complete && i.naturalWidth > 0"), seconds=120)
+    path = "/carousel.gif?current=1&style=pill&dwell=1000&scale=2&change=fade"
+    check("the request is the builder's indicator, without pages or format, and change=fade",
+          value("c-curl") == "curl -F 'slide=@flat-spring.png' -F 'slide=@flat-summer.png' -F 'slide=@flat-autumn.png' \\\n  '"
+          + BASE + path + "' -o carousel.gif")
+    check("the result is shown at the slides' size, 1200 x 600",
+          driver.execute_script("const i = document.getElementById('c-result'); return [i.naturalWidth, i.naturalHeight]") == [1200, 600]
+          and find("c-caption").text == "1200 × 600 pixels, GIF")
+    link = find("c-download")
+    check("the download link is the shown image, named carousel.gif",
+          link.is_displayed() and link.get_attribute("href") == find("c-result").get_attribute("src")
+          and link.get_attribute("download") == "carousel.gif")
+    # The link clicked as a person would: Chromium saves the file (a blob: URL is not fetched by the page).
+    folder = tempfile.mkdtemp(prefix="check-page-")
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": folder})
+    link.click()
+    saved = os.path.join(folder, "carousel.gif")
+    wait_for("the link downloads carousel.gif", lambda d: os.path.exists(saved)
+             and not any(name.endswith(".crdownload") for name in os.listdir(folder)), seconds=30)
+    downloaded = open(saved, "rb").read() if os.path.exists(saved) else b""
+    shutil.rmtree(folder)
+    check(f"the size shown is the download's, {len(downloaded):,} bytes", find("c-size").text == f"{len(downloaded):,} bytes")
+    with Image.open(io.BytesIO(downloaded)) as gif:
+        frames, duration = gif.n_frames, 0
+        for n in range(frames):
+            gif.seek(n)
+            duration += gif.info["duration"]
+        check(f"the download decodes (Pillow) as an animated 1200x600 GIF, {frames} frames over 3 x 1000 ms (got {duration} ms)",
+              gif.format == "GIF" and gif.size == (1200, 600) and frames > 3 and duration == 3000)
+    check("the same bytes as the same POST made without the browser", downloaded == posted(path, SLIDES))
+    inset = find("p-inset")
+    inset.clear()
+    inset.send_keys("999")
+    find("c-make").click()
+    wait_for("a bad option shows the service's 400 line", lambda d: find("c-error").is_displayed()
+             and find("c-error").text.startswith("400: inset: must be"), seconds=60)
+
     # Nothing in the console but the 400s caused on purpose (Chromium reports them as network errors).
     entries = driver.get_log("browser")
-    deliberate = ("stroke=9", "theme=auto", "every=1y")
+    deliberate = ("stroke=9", "theme=auto", "every=1y", "inset=999")
     unexpected = [entry for entry in entries
                   if not (any(cause in entry["message"] for cause in deliberate) and "400" in entry["message"])
                   and entry["level"] in ("SEVERE", "WARNING")]

@@ -127,32 +127,53 @@ public struct AnimationTimeline: Sendable {
     /// page at rest (the timer filling from 0 to 1 over the rest), then the
     /// move to the next page, whose last frame shows that page at rest.
     private func frames(onPage page: Int, layout: any RowLayout) -> [AnimationFrame] {
+        var frames: [AnimationFrame] = []
+        for sample in samples(onPage: page, layout: layout, changeWindow: nil) {
+            Self.append(sample.frame, to: &frames)
+        }
+        return frames
+    }
+
+    /// The frames of the dwell on `page`, not merged, each with how far the
+    /// change to the next page has gone at its start: 0 at rest, the eased
+    /// progress of the move (the indicator's, and a carousel's slides'), 1
+    /// from the frame that shows the next page on.
+    ///
+    /// `changeWindow`: for a carousel whose slides change gradually, the
+    /// milliseconds they take (its `transition`), sampled at `fps` like a
+    /// move even where the indicator cuts (`effect=none`, or a wrap that its
+    /// style cuts): the indicator then shows the page it leaves until the
+    /// last sample, which shows the next. Nil: the indicator's own frames.
+    func samples(onPage page: Int, layout: any RowLayout, changeWindow: Int?) -> [(frame: AnimationFrame, change: Double)] {
         let next = (page + 1) % spec.pages
         let effect = layout.effect(from: page, to: next, asked: spec.effect)
         // A cut (`none`, or a move too short for two frames) is one frame, the
         // next page, at the end of the dwell.
-        let moveLength = effect == .none ? Self.minimumDelay : max(spec.transition, Self.minimumDelay)
-        let moveFrames = effect == .none ? 1 : frameCount(over: moveLength)
+        let cuts = effect == .none && changeWindow == nil
+        let moveLength = cuts ? Self.minimumDelay : max(changeWindow ?? spec.transition, Self.minimumDelay)
+        let moveFrames = cuts ? 1 : frameCount(over: moveLength)
         let restLength = spec.dwell - moveLength
-        var frames: [AnimationFrame] = []
+        var samples: [(frame: AnimationFrame, change: Double)] = []
         // The timer fills only when it has two frames or more to do it in.
         var fill = 0.0
         if layout.isTimer {
             let fillFrames = frameCount(over: restLength)
             for (index, delay) in Self.delays(over: restLength, frames: fillFrames).enumerated() {
                 let moment = Moment.rest(page: page, fill: fillFrames > 1 ? Double(index) / Double(fillFrames - 1) : 0)
-                Self.append(AnimationFrame(moment: moment, delay: delay), to: &frames)
+                samples.append((AnimationFrame(moment: moment, delay: delay), 0))
             }
             fill = fillFrames > 1 ? 1 : 0
         } else if restLength > 0 {
-            frames.append(AnimationFrame(moment: .rest(page: page, fill: 0), delay: restLength))
+            samples.append((AnimationFrame(moment: .rest(page: page, fill: 0), delay: restLength), 0))
         }
         for (index, delay) in Self.delays(over: moveLength, frames: moveFrames).enumerated() {
             let progress = moveFrames > 1 ? Double(index) / Double(moveFrames - 1) : 1
-            let moment = moment(from: page, to: next, progress: progress, effect: effect, fill: fill, isTimer: layout.isTimer)
-            Self.append(AnimationFrame(moment: moment, delay: delay), to: &frames)
+            let moment = effect == .none && progress < 1
+                ? Moment.rest(page: page, fill: fill)
+                : moment(from: page, to: next, progress: progress, effect: effect, fill: fill, isTimer: layout.isTimer)
+            samples.append((AnimationFrame(moment: moment, delay: delay), Easing.easeInOut(progress)))
         }
-        return frames
+        return samples
     }
 
     /// The moment `progress` (not eased, 0…1) of the way through the move

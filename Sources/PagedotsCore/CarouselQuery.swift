@@ -1,7 +1,23 @@
+/// What one carousel request asked for, validated.
+public struct CarouselRequest: Hashable, Sendable {
+    public var spec: CarouselSpec
+    public var layout: CarouselLayout
+    /// Unknown parameter names, as for an image (`X-Ignored-Parameters`).
+    public var ignoredParameters: [String]
+    /// Frames the carousel writes at most (its timeline's, before drawings
+    /// that come out equal are merged).
+    public var frameCount: Int
+
+    /// Pixels the carousel writes, width × height × frames: what drawing it costs.
+    public var pixelFrames: Int { layout.width * layout.height * frameCount }
+}
+
 /// Parses carousel URLs (`POST /carousel`, docs/carousel.md): the path's
-/// suffix, and the output format. (The carousel's other parameters are read
-/// by the composition, which is not built yet.)
+/// suffix, the output format, and the query with what the upload's headers said.
 public enum CarouselQuery {
+    /// A carousel's `scale` when neither the path nor the query sets it: email slides are drawn at 2x.
+    public static let defaultScale = 2
+
     /// The options fixed by a carousel path, or nil when `path` is not one:
     /// `/carousel`, then optionally `@Nx`, then optionally `.gif` or `.apng`
     /// (a still format's suffix makes no carousel path). Throws about
@@ -26,5 +42,78 @@ public enum CarouselQuery {
             throw value.failure("be \(fixed.rawValue) to agree with the path's .\(fixed.rawValue)")
         }
         return format
+    }
+
+    /// Validates a carousel's raw query (percent-encoded, without `?`) under
+    /// its path's options, for the pictures `source` describes: every
+    /// parameter in the table's order, as for an image, with `pages` the
+    /// number of slides (given, it must agree; required for a carousel GIF,
+    /// whose cycle it splits into `dwell`s, which must agree when given),
+    /// `scale` 2 by default; then the indicator's limits, the carousel's
+    /// layout and its limits.
+    public static func parse(
+        query: Substring, options: PathOptions, source: CarouselSource, calendar: CalendarContext = CalendarContext()
+    ) throws(ParameterError) -> CarouselRequest {
+        let format = try format(query: query, options: options)
+        let pairs = QueryPairs(query)
+        var builder = IndicatorSpecBuilder(
+            options: PathOptions(format: format, scale: options.scale), calendar: calendar, defaultScale: defaultScale
+        )
+        var pages = 0
+        for index in Parameter.all.indices {
+            let parameter = Parameter.all[index]
+            var value = try pairs.value(at: index)
+            switch (parameter.name, source) {
+            case (.pages, .slides(let count, _, _)):
+                if let value, try value.integer() != count { throw value.failure("be \(count), the number of slides sent") }
+                value = value ?? ParameterValue(parameter, raw: Array(String(count).utf8)[...])
+                pages = count
+            case (.pages, .animation):
+                pages = try value?.integer() ?? 0
+            case (.dwell, .animation(_, _, let delays, _)):
+                let split = try dwell(splitting: delays, into: pages)
+                if let value, try value.integer() != split {
+                    throw value.failure("be \(split) to agree with the carousel's \(delays.reduce(0, +)) ms split into pages=\(pages)")
+                }
+                value = value ?? ParameterValue(parameter, raw: Array(String(split).utf8)[...])
+            default:
+                break
+            }
+            try builder.apply(parameterAt: index, value)
+        }
+        let indicator = try builder.finish()
+        var plays: Int?
+        if case .animation(_, _, _, let loopCount) = source, !builder.loopGiven {
+            // No loop extension plays once; a repetition count n plays n + 1 times.
+            plays = loopCount.map { $0 == 0 ? 0 : $0 + 1 } ?? 1
+        }
+        let spec = CarouselSpec(
+            indicator: indicator, composition: builder.composition, transition: builder.givenTransition, source: source, plays: plays
+        )
+        let layout = try CarouselLayout(spec)
+        let frameCount = CarouselTimeline(spec: spec).frames().count
+        try layout.check(frames: frameCount)
+        return CarouselRequest(spec: spec, layout: layout, ignoredParameters: pairs.ignored, frameCount: frameCount)
+    }
+
+    /// The dwell of each of `pages` pages of a carousel whose frames last
+    /// `delays` ms: their sum split evenly, which must come out a multiple
+    /// of 10 ms within `dwell`'s range.
+    private static func dwell(splitting delays: [Int], into pages: Int) throws(ParameterError) -> Int {
+        let total = delays.reduce(0, +)
+        guard pages > 0, total % (10 * pages) == 0 else {
+            throw ParameterError(
+                "carousel", must: "last a multiple of 10 ms × pages to split into equal dwells (\(10 * pages) ms with pages=\(pages))",
+                got: "\(total) ms"
+            )
+        }
+        let split = total / pages
+        if case .multiple(_, let range) = ParameterName.dwell.definition.kind, !range.contains(split) {
+            throw ParameterError(
+                "carousel", must: "split into dwells of \(range.lowerBound) to \(range.upperBound) ms (pages=\(pages))",
+                got: "\(total) ms, \(split) ms a page"
+            )
+        }
+        return split
     }
 }

@@ -63,6 +63,8 @@ extension IndicatorSpec {
         case .loop: loop = defaults.loop
         case .fps: fps = defaults.fps
         case .matte: matte = defaults.matte
+        // A carousel's own: no indicator field holds them (`CarouselSpec` does).
+        case .change, .place, .inset, .backdrop, .fit: break
         case .theme: theme = defaults.theme
         case .darkcolor: darkColor = defaults.darkColor
         case .darkinactive: darkInactive = defaults.darkInactive

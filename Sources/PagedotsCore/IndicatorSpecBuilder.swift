@@ -22,19 +22,28 @@ struct IndicatorSpecBuilder {
     private var darkInactiveGiven = false
     private var darkBackgroundGiven = false
     private var fitted: Size?
+    /// A carousel's own parameters, as read (an indicator URL validates
+    /// them, then draws without them).
+    private(set) var composition = CarouselComposition()
+    /// `transition` as given or capped, before normalisation resets it where
+    /// the indicator does not move (`effect=none`): a carousel's slides still change over it.
+    private(set) var givenTransition = 0
+    /// Whether `loop` was given: a carousel made elsewhere keeps its own otherwise.
+    private(set) var loopGiven = false
 
     /// Fitted sizes are compared and shown in millionths of a point, so that
     /// the rounding of sums like `2p + n·s + (n−1)·g` does not refuse (or
     /// keep) a `width` or `height` written as the exact fitted size.
     private static let lengthResolution = 1e6
 
-    /// Starts from the defaults and what the path's suffix fixes; a
-    /// calendar URL's page is chosen for `calendar`'s time.
-    init(options: PathOptions, calendar: CalendarContext) {
+    /// Starts from the defaults (`scale` from `defaultScale` when given: a
+    /// carousel's is 2) and what the path's suffix fixes; a calendar URL's
+    /// page is chosen for `calendar`'s time.
+    init(options: PathOptions, calendar: CalendarContext, defaultScale: Int? = nil) {
         self.options = options
         self.calendar = calendar
         spec.format = options.format ?? spec.format
-        spec.scale = options.scale ?? spec.scale
+        spec.scale = options.scale ?? defaultScale ?? spec.scale
     }
 
     /// Validates the value (nil when absent) of the parameter at `index` in
@@ -99,13 +108,20 @@ struct IndicatorSpecBuilder {
             spec.transition = try value.integer(upTo: spec.dwell, note: "dwell=\(spec.dwell)")
             transitionGiven = true
         case .effect: spec.effect = try value.choice(Effect.self)
-        case .loop: spec.loop = try value.integer()
+        case .loop:
+            spec.loop = try value.integer()
+            loopGiven = true
         case .fps: spec.fps = try value.integer()
         case .matte:
             spec.matte = try value.color()
             if spec.matte.alpha != 255 {
                 throw value.failure("be an opaque color (it stands for the email's background, which has no transparency)")
             }
+        case .change: composition.change = try value.choice(SlideChange.self)
+        case .place: composition.place = try value.choice(IndicatorPlace.self)
+        case .inset: composition.inset = try value.decimal()
+        case .backdrop: composition.backdrop = try value.color()
+        case .fit: composition.fit = try value.choice(SlideFit.self)
         case .theme:
             spec.theme = try value.choice(Theme.self)
             if spec.theme == .auto, spec.format != .svg {
@@ -149,6 +165,7 @@ struct IndicatorSpecBuilder {
         let fitted = fittedSize()
         deriveColors()
         if !transitionGiven { spec.transition = min(spec.transition, spec.dwell) }
+        givenTransition = spec.transition
         spec = spec.normalized()
         if let width = spec.width, width <= minimum(fitted.width).lowerBound { spec.width = nil }
         if let height = spec.height, height <= minimum(fitted.height).lowerBound { spec.height = nil }

@@ -7,6 +7,7 @@ public enum ParameterName: String, CaseIterable, Sendable {
     case pages, current, start, every, tz, style, color, inactive, bg, size, spacing, padding, scale
     case direction, fill, stroke, shape, colors, format, visible, progress, labels
     case dwell, transition, effect, loop, fps, matte
+    case change, place, inset, backdrop, fit
     case theme, darkcolor, darkinactive, darkbg
     case width, height
 }
@@ -66,21 +67,28 @@ public struct ParameterUse: Hashable, Sendable {
     public var themes: [Theme]?
     /// The animation effects that draw with it; nil for every effect.
     public var effects: [Effect]?
+    /// Whether only a carousel (`POST /carousel`, `CarouselSpec`) draws with
+    /// it: an indicator URL validates it, then it has no effect, as `matte`
+    /// has none on a PNG.
+    public var carouselOnly: Bool
 
     public init(
         styles: [Style] = Style.allCases, fill: Fill? = nil, formats: [ImageFormat]? = nil, themes: [Theme]? = nil,
-        effects: [Effect]? = nil
+        effects: [Effect]? = nil, carouselOnly: Bool = false
     ) {
         self.styles = styles
         self.fill = fill
         self.formats = formats
         self.themes = themes
         self.effects = effects
+        self.carouselOnly = carouselOnly
     }
 
-    /// Whether a spec with these settings is drawn with the parameter.
+    /// Whether a spec with these settings is drawn with the parameter (never
+    /// for a carousel's own parameters: no indicator draws with them).
     public func applies(to spec: IndicatorSpec) -> Bool {
-        styles.contains(spec.style)
+        !carouselOnly
+            && styles.contains(spec.style)
             && (fill.map { $0 == spec.fill } ?? true)
             && (formats?.contains(spec.format) ?? true)
             && (themes?.contains(spec.theme) ?? true)
@@ -89,8 +97,9 @@ public struct ParameterUse: Hashable, Sendable {
 
     /// In words, for the docs: `all`, `scroll`, `dots, pill, scroll, progress
     /// with fill=outline`, `all, PNG only`, `all with theme=dark or auto`,
-    /// `all with effect=slide, worm or fade, GIF and APNG only`.
+    /// `all with effect=slide, worm or fade, GIF and APNG only`, `carousels only`.
     public var summary: String {
+        if carouselOnly { return "carousels only" }
         var text = styles == Style.allCases ? "all" : styles.map(\.rawValue).joined(separator: ", ")
         if let fill { text += " with fill=\(fill.rawValue)" }
         if let themes { text += " with theme=" + Self.either(themes.map(\.rawValue)) }
@@ -269,6 +278,21 @@ extension ParameterName {
         case .matte:
             return row(.color, .value("white"), rule: "opaque", use: ParameterUse(formats: [.gif]),
                        "the colour partly transparent pixels are blended onto (the email's background)")
+        case .change:
+            return row(.choice(SlideChange.allCases.map(\.rawValue)), .value("cut"), use: ParameterUse(carouselOnly: true),
+                       "how one slide gives way to the next during transition: a cross-fade, a push, or a cut")
+        case .place:
+            return row(.choice(IndicatorPlace.allCases.map(\.rawValue)), .value("over"), use: ParameterUse(carouselOnly: true),
+                       "where the indicator is: over the slides, or in a band of its own below or above them")
+        case .inset:
+            return row(.decimal(0...200), unit: "points", .value("12"), use: ParameterUse(carouselOnly: true),
+                       "with place=over: between the indicator and the slides' bottom edge (the right edge for a vertical direction)")
+        case .backdrop:
+            return row(.color, .value("transparent"), use: ParameterUse(carouselOnly: true),
+                       "with place=over: a capsule behind the indicator, padding around its indicators")
+        case .fit:
+            return row(.choice(SlideFit.allCases.map(\.rawValue)), .value("cover"), use: ParameterUse(carouselOnly: true),
+                       "a slide of another size than the first: scaled to cover it (centred, cropped) or to fit in it (centred on matte)")
         case .theme:
             return row(.choice(Theme.allCases.map(\.rawValue)), .value("light"), rule: "auto with format=svg only",
                        "colours: light, dark, or auto, which switches with the viewer's colour scheme inside an SVG")

@@ -1,8 +1,9 @@
 import CImageQuant
 
 /// Picks at most 256 colours for a frame that draws more, with
-/// libimagequant, and maps the frame's pixels to them (without dithering:
-/// indicator art is flat colour, and dithering noise costs LZW bytes).
+/// libimagequant, and maps the frame's pixels to them (without dithering by
+/// default: indicator art is flat colour, and dithering noise costs LZW
+/// bytes; photographs ask for it, or they band).
 /// The same pixels always give the same palette and indices.
 struct ColorQuantizer {
     /// libimagequant's speed/quality trade-off, 1 (slowest) to 10; 4 is its default.
@@ -18,8 +19,8 @@ struct ColorQuantizer {
 
     /// Quantises a frame's patch pixels: the pixels it must draw get their
     /// nearest palette colour; the others (transparent, or kept on screen)
-    /// get the transparent index.
-    static func quantize(_ pixels: [PatchPixel], width: Int, height: Int) -> Result {
+    /// get the transparent index. `dithering`: libimagequant's level, 0 (none) to 1.
+    static func quantize(_ pixels: [PatchPixel], width: Int, height: Int, dithering: Float = 0) -> Result {
         // libimagequant's palette depends on how many OpenMP threads share
         // its sums: one thread makes it the same on every machine.
         omp_set_num_threads(1)
@@ -46,7 +47,7 @@ struct ColorQuantizer {
             let status = liq_image_quantize(image, attributes, &result)
             guard status == LIQ_OK, let result else { preconditionFailure("libimagequant liq_image_quantize failed with \(status)") }
             defer { liq_result_destroy(result) }
-            liq_set_dithering_level(result, 0)
+            liq_set_dithering_level(result, dithering)
             let written = indices.withUnsafeMutableBytes { out in
                 out.baseAddress.map { liq_write_remapped_image(result, image, $0, out.count) } ?? LIQ_BUFFER_TOO_SMALL
             }

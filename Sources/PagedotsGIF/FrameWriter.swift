@@ -49,7 +49,11 @@ final class FrameWriter {
         var bytes: [UInt8]
     }
 
-    init(file: GIFFileWriter, plan: PalettePlan, isStill: Bool, repeats: PatchRepeats) {
+    /// libimagequant's dithering level for quantised frames (`GIFEncoder.dithering`).
+    private let dithering: Float
+
+    init(file: GIFFileWriter, plan: PalettePlan, isStill: Bool, repeats: PatchRepeats, dithering: Float = 0) {
+        self.dithering = dithering
         self.file = file
         self.repeats = repeats
         self.plan = plan
@@ -309,7 +313,7 @@ final class FrameWriter {
 
     /// A frame with too many colours for one palette, quantised.
     private func writeQuantized(_ patch: FramePatch, delay: Int, disposal: FramePatch.Disposal) {
-        let result = ColorQuantizer.quantize(patch.pixels, width: patch.rect.width, height: patch.rect.height)
+        let result = ColorQuantizer.quantize(patch.pixels, width: patch.rect.width, height: patch.rect.height, dithering: dithering)
         if !isStill || result.transparentIndex != nil {
             file.appendGraphicControl(delayCentiseconds: delay, disposal: disposal, transparentIndex: result.transparentIndex)
         }

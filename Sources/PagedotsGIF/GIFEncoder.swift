@@ -25,8 +25,14 @@ public final class GIFEncoder {
     /// replays for such frames, have a limit of their own of the same size.
     /// (Tests set 0, to compare with the files written without.)
     var rememberedPixelLimit = 1 << 16
+    /// How much a frame with more than 256 colours is dithered when it is
+    /// quantised: 0 (none: flat indicator art) to 1 (libimagequant's full
+    /// Floyd–Steinberg: photographs, which band without it).
+    public let dithering: Float
 
-    public init() {}
+    public init(dithering: Float = 0) {
+        self.dithering = dithering
+    }
 
     /// The GIF file of an animation of `frameCount` frames of `width × height`.
     ///
@@ -104,7 +110,7 @@ public final class GIFEncoder {
         if frameTotal > 1 {
             Self.appendLoop(plays: plays, to: file)
         }
-        let writer = FrameWriter(file: file, plan: plan, isStill: frameTotal == 1, repeats: repeats)
+        let writer = FrameWriter(file: file, plan: plan, isStill: frameTotal == 1, repeats: repeats, dithering: dithering)
         if keptAll {
             for (patch, colors) in patches {
                 writer.write(patch, colors: colors)

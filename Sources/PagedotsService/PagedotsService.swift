@@ -55,7 +55,17 @@ public final class PagedotsService: HTTPHandler {
             ? MissRateLimiter(perSecond: configuration.clientMissRate, clock: missClock)
             : nil
         trustedProxies = configuration.trustedProxies
-        carousels = CarouselRoute(renderLanes: renderLanes)
+        let missLimiter = missLimiter
+        let trustedProxies = trustedProxies
+        carousels = CarouselRoute(
+            renderLanes: renderLanes, gate: gate, clock: configuration.clock, zones: configuration.zones, metrics: metrics,
+            takeTokens: { request, tokens in
+                guard let missLimiter, case .refused(let seconds) = missLimiter.take(tokens, for: trustedProxies.client(of: request)) else {
+                    return nil
+                }
+                return seconds
+            }
+        )
         // The documents are compressed here, once; tagged, so that a cache
         // that keeps them for their five minutes can revalidate them.
         fixedResponses = [

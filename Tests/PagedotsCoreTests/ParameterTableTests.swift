@@ -38,6 +38,11 @@ import PagedotsCore
         case .loop: "3"
         case .fps: "10"
         case .matte: "black"
+        case .change: "fade"
+        case .place: "below"
+        case .inset: "20"
+        case .backdrop: "black"
+        case .fit: "contain"
         case .theme: "dark"
         case .darkcolor: "orange"
         case .darkinactive: "gray"
@@ -88,7 +93,7 @@ import PagedotsCore
         #expect(ParameterName.allCases.map(\.rawValue) == [
             "pages", "current", "start", "every", "tz", "style", "color", "inactive", "bg", "size", "spacing", "padding", "scale", "direction",
             "fill", "stroke", "shape", "colors", "format", "visible", "progress", "labels",
-            "dwell", "transition", "effect", "loop", "fps", "matte", "theme", "darkcolor", "darkinactive", "darkbg", "width", "height",
+            "dwell", "transition", "effect", "loop", "fps", "matte", "change", "place", "inset", "backdrop", "fit", "theme", "darkcolor", "darkinactive", "darkbg", "width", "height",
         ])
         #expect(Parameter.all.allSatisfy { $0.name.definition == $0 })
     }
@@ -103,7 +108,7 @@ import PagedotsCore
     /// The parameters that choose `current` rather than draw: `CalendarQueryTests` tests them.
     static let calendarParameters: Set<ParameterName> = [.start, .every, .tz]
 
-    @Test(arguments: Parameter.all.filter { !calendarParameters.contains($0.name) })
+    @Test(arguments: Parameter.all.filter { !calendarParameters.contains($0.name) && !$0.use.carouselOnly })
     func aParameterChangesTheImageOnlyWhereItIsUsed(parameter: Parameter) throws {
         let sample = (parameter.name, Self.sample(for: parameter.name))
         let used = Self.applyingContext(parameter.use).filter { $0.0 != parameter.name }
@@ -127,6 +132,7 @@ import PagedotsCore
         #expect(use[.dwell] == "all, GIF and APNG only")
         #expect(use[.transition] == "all with effect=slide, worm or fade, GIF and APNG only")
         #expect(use[.matte] == "all, GIF only")
+        #expect(use[.change] == "carousels only")
     }
 
     @Test func allowedValuesInWords() {
@@ -141,6 +147,17 @@ import PagedotsCore
         #expect(allowed[.dwell] == "integer 100…60000, a multiple of 10 (milliseconds)")
         #expect(allowed[.transition] == "integer 0…60000, a multiple of 10 (milliseconds); at most dwell, which also caps the default")
         #expect(allowed[.effect] == "slide, worm, fade, none")
+    }
+
+    /// A carousel's own parameters are validated on an indicator URL, then
+    /// draw nothing there: the indicator's spec (its cache key) stays the same.
+    @Test(arguments: Parameter.all.filter(\.use.carouselOnly))
+    func carouselParametersLeaveIndicatorsAlone(parameter: Parameter) throws {
+        let sample = (parameter.name, Self.sample(for: parameter.name))
+        for format in ["png", "gif"] {
+            #expect(try parsedSpec(Self.query([(.format, format), sample])) == parsedSpec(Self.query([(.format, format)])))
+        }
+        #expect(throws: ParameterError.self) { try parsedSpec(Self.query([(parameter.name, "x%zz")])) }
     }
 
     /// The docs' row for a parameter, as a generator would write it.

@@ -78,7 +78,7 @@ import TestSupport
         let style = try #require(try captures(#"<style>([\s\S]*?)</style>"#, in: html).first)
         #expect(BuilderPage.contentSecurityPolicy.contains("script-src '\(BuilderPage.sha256Source(script))'"))
         #expect(BuilderPage.contentSecurityPolicy.contains("style-src '\(BuilderPage.sha256Source(style))'"))
-        #expect(BuilderPage.contentSecurityPolicy.hasPrefix("default-src 'none'; img-src 'self'; connect-src 'self'"))
+        #expect(BuilderPage.contentSecurityPolicy.hasPrefix("default-src 'none'; img-src 'self' blob:; connect-src 'self'"))
     }
 
     @Test func servedWithItsHeadersAndEveryExampleImageIsServed() throws {
@@ -125,5 +125,31 @@ import TestSupport
         #expect(markup.contains(#"<div id="animation-note" class="note" data-formats="gif apng" hidden>"#))
         #expect(markup.contains("Outlook for Windows shows only the first frame"))
         #expect(markup.contains("<code>dwell</code> = the carousel's time per slide"))
+    }
+
+    @Test("The Carousel section: slide files or a carousel GIF, the carousel's options, posted as a form, shown from a blob: URL")
+    func theCarouselSection() throws {
+        let section = try #require(try captures(#"<section id="carousel"[^>]*>([\s\S]*?)</section>"#, in: markup).first)
+        #expect(section.contains(#"<input id="c-slides" type="file" accept="image/png,image/jpeg,image/gif" multiple>"#))
+        #expect(section.contains(#"<input id="c-carousel" type="file" accept="image/gif">"#))
+        // The table's Carousel group, then the carousel's format; none of them in the builder's form.
+        let options = try captures(#"<(?:input|select) id="[pc]-([a-z]+)""#, in: section).filter { !["slides", "carousel"].contains($0) }
+        let carouselGroup = Parameter.all.filter { BuilderPage.group(of: $0.name) == .carousel }.map(\.name.rawValue)
+        #expect(carouselGroup == ["change", "place", "inset", "backdrop", "fit"])
+        #expect(options == carouselGroup + ["format"])
+        let builder = try #require(try captures(#"<form id="builder"[^>]*>([\s\S]*?)</form>"#, in: markup).first)
+        #expect(carouselGroup.allSatisfy { !builder.contains("id=\"p-\($0)\"") })
+        #expect(section.contains(#"<option value="fade">fade</option><option value="push">push</option><option value="cut" selected>cut</option>"#))
+        for id in ["c-make", "c-result", "c-size", "c-error", "c-download", "c-curl"] {
+            #expect(section.contains("id=\"\(id)\""), "\(id)")
+        }
+        #expect(html.contains("const fields = [...form.querySelectorAll('[data-param]')];"))
+        #expect(html.contains("fetch(path, { method: 'POST', body })"))
+        #expect(html.contains("const path = '/carousel.' + format + '?' + carouselQuery(format, Boolean(gif));"))
+        #expect(html.contains("URL.createObjectURL(blob)"))
+        // blob: for images only; fetch() stays same-origin.
+        let sources = BuilderPage.contentSecurityPolicy.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(sources.filter { $0.contains("blob:") } == ["img-src 'self' blob:"])
+        #expect(sources.contains("connect-src 'self'"))
     }
 }

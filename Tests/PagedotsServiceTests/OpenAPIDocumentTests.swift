@@ -103,6 +103,9 @@ import TestSupport
         #expect(matches == parses)
     }
 
+    /// The carousel paths: POST only.
+    static let carouselPaths = ["/carousel", "/carousel.gif", "/carousel.apng"]
+
     @Test func everyEndpointHasGetAndHead() throws {
         let paths = try #require(try Self.document()["paths"] as? Object)
         let expected = [
@@ -110,7 +113,7 @@ import TestSupport
             "/indicator@{scale}x.png", "/indicator@{scale}x.svg", "/indicator@{scale}x.gif", "/indicator@{scale}x.apng",
             "/healthz", "/metrics", "/", "/openapi.json", "/presets.json",
         ]
-        #expect(Set(paths.keys) == Set(expected))
+        #expect(Set(paths.keys) == Set(expected + Self.carouselPaths))
         for path in expected {
             let item = try #require(paths[path] as? Object)
             #expect(item["get"] != nil && item["head"] != nil, "\(path)")
@@ -145,6 +148,43 @@ import TestSupport
             let formatParameter = try #require(parameters.first { $0.name == "format" }?.parameter)
             #expect((formatParameter["schema"] as? Object)?["enum"] as? [String] == [format.rawValue])
             #expect(parameters.map(\.name) == Parameter.all.map(\.name.rawValue) + Self.requestParameters)
+        }
+    }
+
+    @Test("The carousel paths: a POST of a multipart form of slides or a carousel GIF, and every answer")
+    func carouselPathsArePostsOfAForm() throws {
+        let document = try Self.document()
+        let paths = try #require(document["paths"] as? Object)
+        for (path, types) in zip(Self.carouselPaths, [["image/gif", "image/png"], ["image/gif"], ["image/png"]]) {
+            let item = try #require(paths[path] as? Object, "\(path)")
+            #expect(Set(item.keys) == ["summary", "post"], "\(path)")
+            let post = try #require(item["post"] as? Object)
+            let body = try #require(post["requestBody"] as? Object)
+            #expect(body["required"] as? Bool == true)
+            let form = try #require((body["content"] as? Object)?["multipart/form-data"] as? Object)
+            let properties = try #require((form["schema"] as? Object)?["properties"] as? Object)
+            let slide = try #require(properties["slide"] as? Object)
+            #expect(slide["type"] as? String == "array" && slide["minItems"] as? Int == 2 && slide["maxItems"] as? Int == 20)
+            #expect((slide["items"] as? Object)?["format"] as? String == "binary")
+            #expect((properties["carousel"] as? Object)?["format"] as? String == "binary")
+            let responses = try #require(post["responses"] as? Object)
+            #expect(Set(responses.keys) == ["200", "400", "403", "405", "408", "413", "414", "415", "429", "503"], "\(path)")
+            let ok = try Self.resolved(try #require(responses["200"]), in: document)
+            #expect(Set(try #require(ok["content"] as? Object).keys) == Set(types), "\(path)")
+            let cacheControl = try Self.resolved(try #require((ok["headers"] as? Object)?["Cache-Control"]), in: document)
+            #expect((cacheControl["description"] as? String)?.contains("no-store") == true)
+            let notAllowed = try Self.resolved(try #require(responses["405"]), in: document)
+            #expect((notAllowed["headers"] as? Object)?["Allow"] != nil)
+            for status in ["400", "408", "413", "415"] {
+                let refusal = try Self.resolved(try #require(responses[status]), in: document)
+                #expect((refusal["content"] as? Object)?["text/plain"] != nil, "\(path) \(status)")
+            }
+            // The table, the carousel's own parameters included; pages is optional (the slides count).
+            let names = try #require(post["parameters"] as? [Any]).map { try Self.resolved($0, in: document)["name"] as? String }
+            #expect(names == Parameter.all.map(\.name.rawValue), "\(path)")
+            #expect(["change", "place", "inset", "backdrop", "fit"].allSatisfy(names.contains), "\(path)")
+            let pages = try Self.resolved(try #require(post["parameters"] as? [Any])[0], in: document)
+            #expect(pages["required"] as? Bool == false)
         }
     }
 

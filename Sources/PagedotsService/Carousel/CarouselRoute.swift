@@ -4,7 +4,8 @@ import PagedotsCore
 
 /// `POST /carousel` (`/carousel.gif`, `/carousel.apng`, `@Nx`): takes the
 /// slides (or a carousel GIF) as `multipart/form-data`, reads and checks
-/// every part, and — until the composition is built — answers `501`.
+/// every part, and answers the carousel (docs/carousel.md): `200`, a strong
+/// `ETag` (the bytes' digest), `Cache-Control: no-store`.
 ///
 /// The checks, in order, the first failure answering: the method (`405`,
 /// `Allow: POST`); the path's `@Nx` and the format (`400`); the
@@ -13,7 +14,10 @@ import PagedotsCore
 /// is read when the client waits for a word (`Expect: 100-continue`). Then,
 /// on an animation thread: the parts (`400`: names, how many, malformed
 /// multipart), each image's header (`415`: not a PNG, JPEG or GIF; `400`:
-/// over the size limits), and the images' pixels (`400`: corrupt).
+/// over the size limits); the query (through the gate: signature, presets;
+/// then its parameters and the carousel's limits, `400`); the client's
+/// miss tokens (`429`); and, while the frames are drawn, the images' pixels
+/// (`400`: corrupt).
 struct CarouselRoute: Sendable {
     /// What the head alone decides: the carousel's format and path options,
     /// and the body's boundary.
@@ -24,6 +28,14 @@ struct CarouselRoute: Sendable {
     }
 
     let renderLanes: RenderLanes
+    let gate: QueryGate
+    /// Seconds since 1970, for calendar pages and expiring signatures.
+    let clock: @Sendable () -> Int64
+    let zones: any TimeZoneSource
+    let metrics: Metrics
+    /// Takes a carousel's miss tokens from the request's client: nil when
+    /// it may be drawn, else the seconds until it may.
+    let takeTokens: @Sendable (_ request: HTTPRequest, _ tokens: Int) -> Int?
 
     /// Checks what a request's head can tell; throws the refusal.
     static func head(of request: HTTPRequest, options: Result<PathOptions, ParameterError>) throws(ServiceError) -> Head {
@@ -66,37 +78,50 @@ struct CarouselRoute: Sendable {
             return responder.send(ServiceError.upload(CarouselUploadError(CarouselUploadError.wrongParts("no body"))).response(route: .carousel))
         }
         // Reading the parts scans the whole body and decoding takes longer: an animation thread's work.
-        let accepted = renderLanes.submit(.animation) { _ in
+        let accepted = renderLanes.submit(.animation) { maker in
             let response: HTTPResponse
-            do throws(CarouselUploadError) {
-                let upload = try CarouselUpload(body: body, boundary: head.boundary)
-                response = try Self.drawingNotBuilt(upload, head: head)
+            do throws(ServiceError) {
+                response = try answer(request, body: body, head: head, maker: maker)
             } catch {
-                response = ServiceError.upload(error).response(route: .carousel)
+                response = error.response(route: .carousel)
             }
             responder.send(response)
         }
         if !accepted { responder.send(ServiceError.overloaded.response(route: .carousel)) }
     }
 
-    // MARK: - Stub: the composition and its encoder replace what follows.
-
-    /// TEMPORARY (the carousel composition is not built yet): decodes every
-    /// image once, one at a time, so that corrupt pixel data is refused as
-    /// the composition will refuse it, then answers `501` with what was read.
-    private static func drawingNotBuilt(_ upload: CarouselUpload, head: Head) throws(CarouselUploadError) -> HTTPResponse {
-        let summary: String
-        switch upload.content {
-        case .slides(let slides):
-            for slide in slides { _ = try slide.decode() }
-            let first = slides[0].probe
-            summary = "\(slides.count) slides, the first \(first.width) × \(first.height)"
-        case .carousel(let carousel):
-            let animation = try carousel.animation()
-            try carousel.playFrames { _ in true }
-            summary = "a carousel GIF of \(animation.frames.count) frames, \(animation.width) × \(animation.height)"
+    /// The carousel `request` asks for, drawn by `maker`, or the refusal.
+    private func answer(_ request: HTTPRequest, body: HTTPRequestBody, head: Head, maker: ImageMaker) throws(ServiceError) -> HTTPResponse {
+        let upload: CarouselUpload
+        do throws(CarouselUploadError) {
+            upload = try CarouselUpload(body: body, boundary: head.boundary)
+        } catch {
+            throw .upload(error)
         }
-        let message = "carousel drawing is not built yet: the upload was read (\(summary)) for \(head.format == .apng ? "an APNG" : "a GIF")"
-        return ServiceError.upload(CarouselUploadError(status: 501, message)).response(route: .carousel)
+        let now = clock()
+        let admitted = try gate.admit(Substring(request.query), suffixSets: head.options.parameters, now: now)
+        let parsed = try CarouselDrawing.request(
+            for: upload, parameters: admitted.parameters, options: head.options, calendar: CalendarContext(now: now, zones: zones)
+        )
+        let tokens = FairUseCost.tokens(width: parsed.layout.width, height: parsed.layout.height, frames: parsed.frameCount)
+        if let seconds = takeTokens(request, tokens) {
+            metrics.recordRateLimited()
+            throw .tooManyNewImages(retryAfter: seconds)
+        }
+        let start = monotonicSeconds()
+        let image = try CarouselDrawing.draw(parsed, upload: upload, maker: maker)
+        metrics.recordRender(seconds: monotonicSeconds() - start)
+        return Self.response(image, ignored: parsed.ignoredParameters)
+    }
+
+    /// The `200` of a carousel: its bytes, their digest as a strong tag, never cached (it is the sender's to host).
+    static func response(_ image: EncodedImage, ignored: [String]) -> HTTPResponse {
+        var headers = [
+            HTTPHeaderField("Content-Type", image.contentType),
+            HTTPHeaderField("ETag", Digest.entityTag(of: image.bytes)),
+            HTTPHeaderField("Cache-Control", "no-store"),
+        ]
+        if !ignored.isEmpty { headers.append(HTTPHeaderField("X-Ignored-Parameters", ignored.joined(separator: ", "))) }
+        return HTTPResponse(status: 200, headers: headers, body: image.bytes, label: Route.carousel.rawValue)
     }
 }

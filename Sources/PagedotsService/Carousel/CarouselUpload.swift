@@ -34,16 +34,34 @@ struct CarouselUpload: Sendable {
         } catch {
             throw CarouselUploadError(error)
         }
-        for (index, part) in parts.enumerated() where !["slide", "carousel"].contains(part.head.name) {
-            throw CarouselUploadError(CarouselUploadError.wrongParts("part \(index + 1) is named \"\(part.head.name)\""))
+        try self.init(parts: parts.map { ($0.head.name, $0.head.filename, $0.contentRange) }, of: body)
+    }
+
+    /// Files read from disk (`pagedots carousel`), as if sent as parts named
+    /// `name` in this order: the same checks, the same refusals.
+    init(files: [(name: String, bytes: [UInt8])]) throws(CarouselUploadError) {
+        var all: [UInt8] = []
+        var parts: [(name: String, filename: String?, range: Range<Int>)] = []
+        for file in files {
+            let start = all.count
+            all += file.bytes
+            parts.append((file.name, nil, start..<all.count))
         }
-        let carousels = parts.filter { $0.head.name == "carousel" }
+        try self.init(parts: parts, of: HTTPRequestBody(all))
+    }
+
+    /// The upload whose parts, named as sent, lie at `range` in `body`.
+    private init(parts: [(name: String, filename: String?, range: Range<Int>)], of body: HTTPRequestBody) throws(CarouselUploadError) {
+        for (index, part) in parts.enumerated() where !["slide", "carousel"].contains(part.name) {
+            throw CarouselUploadError(CarouselUploadError.wrongParts("part \(index + 1) is named \"\(part.name)\""))
+        }
+        let carousels = parts.filter { $0.name == "carousel" }
         if let carousel = carousels.first {
             guard parts.count == 1 else {
                 throw CarouselUploadError(CarouselUploadError.wrongParts(carousels.count > 1 ? "\(carousels.count) carousel parts" : "slides and a carousel together"))
             }
             let image = try UploadedImage(
-                role: "carousel", filename: carousel.head.filename, body: body, range: carousel.contentRange, limits: Self.carouselLimits
+                role: "carousel", filename: carousel.filename, body: body, range: carousel.range, limits: Self.carouselLimits
             )
             guard image.probe.kind == .gif else {
                 throw CarouselUploadError(status: 415, "carousel: not a GIF (a carousel made elsewhere must be an animated GIF; send stills as slides)")
@@ -52,11 +70,11 @@ struct CarouselUpload: Sendable {
             return
         }
         guard Self.slideCount.contains(parts.count) else {
-            throw CarouselUploadError(CarouselUploadError.wrongParts(parts.isEmpty ? "no parts" : "1 slide"))
+            throw CarouselUploadError(CarouselUploadError.wrongParts(parts.isEmpty ? "no parts" : "\(parts.count) slide\(parts.count == 1 ? "" : "s")"))
         }
         content = .slides(try parts.enumerated().map { (index, part) throws(CarouselUploadError) in
             try UploadedImage(
-                role: "slide \(index + 1)", filename: part.head.filename, body: body, range: part.contentRange, limits: Self.slideLimits
+                role: "slide \(index + 1)", filename: part.filename, body: body, range: part.range, limits: Self.slideLimits
             )
         })
     }

@@ -69,4 +69,16 @@ struct UploadedImage: Sendable {
             throw CarouselUploadError(role: role, error)
         }
     }
+
+    /// A player of this animated GIF's frames, one at a time. It keeps the
+    /// request body alive, whose bytes no longer move once it has been read.
+    func framePlayer() throws(CarouselUploadError) -> GIFFramePlayer {
+        do throws(ImageDecodingError) {
+            return try body.withUnsafeBytes { (bytes) throws(ImageDecodingError) in
+                try GIFFramePlayer(UnsafeRawBufferPointer(rebasing: bytes[range]), owner: body, limits: limits)
+            }
+        } catch {
+            throw CarouselUploadError(role: role, error)
+        }
+    }
 }

@@ -1,4 +1,4 @@
-/// The `pagedots` command line: `serve` (the default), `render`, `health`.
+/// The `pagedots` command line: `serve` (the default), `render`, `carousel`, `sign`, `health`.
 public enum PagedotsCommand {
     /// Runs the subcommand named by `arguments` (without the program name)
     /// and returns the exit status.
@@ -12,6 +12,7 @@ public enum PagedotsCommand {
         switch command {
         case "serve": return ServeCommand.run(rest)
         case "render": return RenderCommand.run(rest)
+        case "carousel": return CarouselCommand.run(rest)
         case "health": return HealthCommand.run(rest)
         case "sign": return SignCommand.run(rest)
         case "--version":
@@ -38,6 +39,11 @@ public enum PagedotsCommand {
                                           write one image, the same bytes the server sends
                                           (QUERY like 'pages=5&current=2' or '/indicator@2x.png?pages=5';
                                           without -o, to standard output)
+      pagedots carousel QUERY SLIDE... [-o FILE] [--presets FILE]
+      pagedots carousel QUERY --carousel IN.gif [-o FILE]
+                                          write a carousel of the slides (PNG, JPEG, GIF) or of a
+                                          carousel GIF with its indicator, the same bytes as POST /carousel
+                                          (QUERY like 'style=pill&dwell=3000' or '/carousel.apng?change=fade')
       pagedots sign QUERY [--signing-key KEY]
                                           print QUERY with its &sig= appended, under the first key
                                           (keys also from PAGEDOTS_SIGNING_KEY)

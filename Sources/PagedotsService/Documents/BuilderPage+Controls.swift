@@ -16,6 +16,9 @@ extension BuilderPage {
         case output = "Output"
         /// Shown only while an animated format is chosen (its controls are used by nothing else).
         case animation = "Animation"
+        /// A carousel's own parameters (`POST /carousel`): no indicator URL
+        /// uses them, so they are in the Carousel section's form, not the builder's.
+        case carousel = "Carousel"
     }
 
     /// Where a parameter's control goes. A new parameter must be placed here.
@@ -29,6 +32,7 @@ extension BuilderPage {
         case .size, .spacing, .padding, .direction, .width, .height: .geometry
         case .format, .scale: .output
         case .dwell, .transition, .effect, .loop, .fps, .matte: .animation
+        case .change, .place, .inset, .backdrop, .fit: .carousel
         }
     }
 
@@ -36,9 +40,10 @@ extension BuilderPage {
     /// `/presets.json`, hidden when there are none), then the table's
     /// parameters by group, the calendar's with the line that says which page
     /// is current now. The script hides a fieldset whose controls are all
-    /// unused (the animation's, for a still image).
+    /// unused (the animation's, for a still image). The carousel's own group
+    /// is in the Carousel section (`carouselSection`).
     static var controls: String {
-        let groups = Group.allCases.map { group in
+        let groups = Group.allCases.filter { $0 != .carousel }.map { group in
             let fields = Parameter.all.filter { Self.group(of: $0.name) == group }.map { field(for: $0) }
             let extra = group == .calendar ? [calendarStatus] : []
             return "<fieldset><legend>\(group.rawValue)</legend>\n\((fields + extra).joined(separator: "\n"))\n</fieldset>"

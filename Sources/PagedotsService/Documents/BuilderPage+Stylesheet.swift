@@ -45,6 +45,10 @@ extension BuilderPage {
     .output .head { display: flex; justify-content: space-between; align-items: end; }
     .output label { font-weight: 600; }
     .output small { color: var(--muted); font-size: 12px; }
+    .lead { margin: 0 0 .8rem; color: var(--muted); }
+    #c-make { justify-self: start; }
+    .carousel-result { border: 1px solid var(--line); min-height: 8rem; }
+    .carousel-result img { max-width: 100%; height: auto; }
     .output textarea { width: 100%; resize: vertical; padding: .4rem; border: 1px solid var(--line); border-radius: 6px; background: var(--card); color: var(--fg); }
 
     """

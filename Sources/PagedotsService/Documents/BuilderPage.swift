@@ -13,14 +13,18 @@ enum BuilderPage {
     static let cacheControl = "public, max-age=300"
 
     /// The whole document.
-    static let html: String = document(style: stylesheet, script: script)
+    static let html: String = document(style: stylesheet, script: pageScript)
 
-    /// Nothing but this origin, and only this page's own script and style.
+    /// The builder's script, then the carousel section's.
+    private static let pageScript = script + carouselScript
+
+    /// Nothing but this origin, and only this page's own script and style;
+    /// `blob:` images for the carousel the page made (fetched from this origin).
     static let contentSecurityPolicy = [
         "default-src 'none'",
-        "img-src 'self'",
+        "img-src 'self' blob:",
         "connect-src 'self'",
-        "script-src '\(sha256Source(script))'",
+        "script-src '\(sha256Source(pageScript))'",
         "style-src '\(sha256Source(stylesheet))'",
         "base-uri 'none'",
         "form-action 'none'",
@@ -88,6 +92,7 @@ enum BuilderPage {
         </div>
         </div>
         </section>
+        \(carouselSection)
         </main>
         <script>\(script)</script>
         </body>
@@ -114,7 +119,7 @@ enum BuilderPage {
     }
 
     /// A read-only text to copy, with its label and button.
-    private static func output(_ id: String, _ label: String, rows: Int, hint: String) -> String {
+    static func output(_ id: String, _ label: String, rows: Int, hint: String) -> String {
         """
         <div class="output"><div class="head"><label for="\(id)">\(label.escapedForHTML)</label>\
         <button type="button" data-copy="\(id)">Copy</button></div><small>\(hint.escapedForHTML)</small>

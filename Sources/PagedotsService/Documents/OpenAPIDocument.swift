@@ -27,6 +27,7 @@ enum OpenAPIDocument {
 
     static var document: JSONValue {
         var paths: [(key: String, value: JSONValue)] = ImagePath.all.map { ($0.template, $0.pathItem) }
+        paths += CarouselPath.all.map { ($0.template, $0.pathItem) }
         paths += [
             ("/healthz", fixedPathItem(
                 id: "Health", summary: "Liveness and readiness: `ok` while the process serves.",
@@ -83,8 +84,10 @@ enum OpenAPIDocument {
         (seconds since 1970) that has come; until then the answer may be kept for the seconds left. A \
         service that draws only its presets answers `403` to a URL that sets anything but the page, its \
         calendar, `labels`, `format` and `scale`. A client that asks for more new images than its rate \
-        allows gets a `429` with `Retry-After`. Any method other than GET and HEAD is a `405` with \
-        `Allow: GET, HEAD`; any other path is a `404`. Text answers (SVG, the builder page, this \
+        allows gets a `429` with `Retry-After`. `POST /carousel` (`.gif`, `.apng`) takes slides as \
+        `multipart/form-data` and answers the whole carousel, the slides and their indicator in one \
+        animation, `no-store`. Any method other than GET and HEAD is a `405` with `Allow: GET, HEAD` \
+        (on the carousel paths, any but POST, with `Allow: POST`); any other path is a `404`. Text answers (SVG, the builder page, this \
         document, the metrics) are gzip-compressed when `Accept-Encoding` allows it, and carry \
         `Vary: Accept-Encoding` either way; the gzip variant's `ETag` is the plain one with `-gz` inside \
         the quotes.
@@ -150,7 +153,7 @@ enum OpenAPIDocument {
                 ),
                 "Retry-After": header("Seconds to wait before trying again.", required: true),
             ],
-            "responses": [
+            "responses": JSONValue.object([]).adding([
                 "NotModified": [
                     "description": "`If-None-Match` names this image: no body.",
                     "headers": [
@@ -168,7 +171,7 @@ enum OpenAPIDocument {
                     extraHeaders: ["Retry-After": ref("headers", "Retry-After")]
                 ),
                 "Overloaded": refusal("Too many images are waiting to be drawn.", extraHeaders: ["Retry-After": ref("headers", "Retry-After")]),
-            ],
+            ]).adding(CarouselPath.responses),
         ]
     }
 
@@ -193,7 +196,7 @@ enum OpenAPIDocument {
     ]
 
     /// A one-line `text/plain` refusal with `Cache-Control: no-store`.
-    private static func refusal(_ description: String, extraHeaders: KeyValuePairs<String, JSONValue> = [:]) -> JSONValue {
+    static func refusal(_ description: String, extraHeaders: KeyValuePairs<String, JSONValue> = [:]) -> JSONValue {
         let headers: JSONValue = ["Cache-Control": ref("headers", "No-Store"), "Content-Length": ref("headers", "Content-Length")]
         return [
             "description": .string(description),
@@ -202,7 +205,7 @@ enum OpenAPIDocument {
         ]
     }
 
-    private static func header(_ description: String, required: Bool) -> JSONValue {
+    static func header(_ description: String, required: Bool) -> JSONValue {
         ["description": .string(description), "required": .bool(required), "schema": ["type": "string"]]
     }
 

@@ -18,11 +18,13 @@ public final class ImageMaker {
     // Each made when first used: the still lane's threads never write an
     // animation, nor the animation lane's a still PNG, and each encoder holds
     // its own zlib or giflib buffers.
-    private lazy var renderer = RasterRenderer()
+    lazy var renderer = RasterRenderer()
     private lazy var encoder = PNGEncoder()
     private lazy var svgWriter = SVGWriter()
     private lazy var gifEncoder = GIFEncoder()
-    private lazy var apngEncoder = APNGEncoder()
+    lazy var apngEncoder = APNGEncoder()
+    /// For carousels: their photographs are dithered where quantised.
+    lazy var photoEncoder = GIFEncoder(dithering: 1)
 
     public init() {}
 
@@ -81,5 +83,33 @@ extension ImageFormat {
         case .svg: "image/svg+xml"
         case .gif: "image/gif"
         }
+    }
+}
+
+extension ImageMaker {
+    /// The file of a validated carousel whose pictures come from
+    /// `pictures`; throws the first picture that could not be read (the
+    /// frames are composed while the encoder asks for them, so that is
+    /// known only once it has).
+    public func makeCarousel(_ request: CarouselRequest, pictures: CarouselPictures) throws -> EncodedImage {
+        let spec = request.spec
+        defer { renderer.forgetRegions() }
+        let frames = CarouselFrames(spec: spec, layout: request.layout, renderer: renderer, pictures: pictures)
+        let bytes: [UInt8]
+        switch spec.format {
+        case .apng:
+            bytes = apngEncoder.encode(
+                width: frames.width, height: frames.height, plays: spec.plays, frameCount: frames.count,
+                frameAt: frames.frame(at:), changedBoxAt: frames.changedBox(at:)
+            )
+        default:
+            let matte = spec.indicator.matte
+            bytes = photoEncoder.encode(
+                width: frames.width, height: frames.height, plays: spec.plays, matte: (matte.red, matte.green, matte.blue),
+                frameCount: frames.count, frameAt: frames.frame(at:), changedBoxAt: frames.changedBox(at:)
+            )
+        }
+        if let failure = frames.failure { throw failure }
+        return EncodedImage(bytes: bytes, contentType: spec.format.mediaType)
     }
 }

@@ -1,0 +1,277 @@
+import CCairo
+import PagedotsCore
+
+/// Where a carousel's pictures come from: each decoded only when a frame
+/// needs it (docs/carousel.md, "Drawing").
+public struct CarouselPictures {
+    /// Each slide's size as its header gives it.
+    public var slideSizes: [(width: Int, height: Int)]
+    /// Slide `index`'s pixels, decoded at least `minimum` in size where its
+    /// format can be decoded smaller (a JPEG); throws when it cannot be read.
+    public var slide: (_ index: Int, _ minimum: (width: Int, height: Int)) throws -> RGBAImage
+    /// Frame `index` of a carousel GIF made elsewhere, as browsers show it.
+    public var sourceFrame: (_ index: Int) throws -> RGBAImage
+
+    public init(
+        slideSizes: [(width: Int, height: Int)], slide: @escaping (Int, (width: Int, height: Int)) throws -> RGBAImage,
+        sourceFrame: @escaping (Int) throws -> RGBAImage
+    ) {
+        self.slideSizes = slideSizes
+        self.slide = slide
+        self.sourceFrame = sourceFrame
+    }
+}
+
+/// The frames of a carousel's timeline as pixels, composed when an encoder
+/// asks for them, as `AnimationFrames` does for an indicator: the slides
+/// (each scaled once to the carousel's size with Cairo's good filter, at
+/// most two held at a time), the slides' change (a cross-fade, or a push in
+/// the reading direction), the backdrop, and the indicator drawn by the
+/// `RasterRenderer`. A frame whose slides are those of the frame before is
+/// composed only inside the indicator's box, which is then its changed box.
+public final class CarouselFrames {
+    public let width: Int
+    public let height: Int
+    public let frames: [(frame: CarouselFrame, indicatorChanged: Bool)]
+    /// The first picture that could not be read, if any: the frames drawn
+    /// after it show a transparent picture in its place, so the caller
+    /// must refuse the carousel.
+    public private(set) var failure: (any Error)?
+
+    private let spec: CarouselSpec
+    private let layout: CarouselLayout
+    private let renderer: RasterRenderer
+    private let pictures: CarouselPictures
+    private let surface: OpaquePointer
+    private let context: OpaquePointer
+    /// The scaled slides (or the carousel GIF's frame) held, the latest last: at most two.
+    private var held: [(view: SlideView, surface: OpaquePointer)] = []
+    /// The last frame composed and its pixels.
+    private var last: (index: Int, pixels: [UInt8], box: PixelBox)?
+
+    /// The frames of a validated carousel laid out by `layout`.
+    public init(spec: CarouselSpec, layout: CarouselLayout, renderer: RasterRenderer, pictures: CarouselPictures) {
+        self.spec = spec
+        self.layout = layout
+        self.renderer = renderer
+        self.pictures = pictures
+        width = layout.width
+        height = layout.height
+        frames = CarouselTimeline(spec: spec).drawnFrames()
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(layout.width), Int32(layout.height))
+        context = cairo_create(surface)
+    }
+
+    deinit {
+        for picture in held { cairo_surface_destroy(picture.surface) }
+        cairo_destroy(context)
+        cairo_surface_destroy(surface)
+    }
+
+    public var count: Int { frames.count }
+
+    /// Frame `index`'s straight RGBA pixels (`width × height × 4` bytes) and how long it shows.
+    public func frame(at index: Int) -> (pixels: [UInt8], delayMilliseconds: Int) {
+        let canvas = PixelBox(x: 0, y: 0, width: width, height: height)
+        var pixels: [UInt8]
+        var box = canvas
+        if let last, last.index == index - 1, frames[index].frame.slides == frames[last.index].frame.slides {
+            pixels = last.pixels
+            box = frames[index].indicatorChanged ? layout.indicator : PixelBox(x: 0, y: 0, width: 0, height: 0)
+        } else {
+            pixels = [UInt8](repeating: 0, count: width * height * 4)
+        }
+        if box.width > 0, box.height > 0 {
+            compose(frames[index].frame, inside: box)
+            pixels.withUnsafeMutableBytes { output in
+                cairo_surface_flush(surface)
+                RasterRenderer.copyStraightRGBA(
+                    of: surface, box: (box.x, box.y, box.width, box.height), into: output, at: (box.x, box.y), width: width, inks: .none
+                )
+            }
+        }
+        last = (index, pixels, box)
+        return (pixels, frames[index].frame.delay)
+    }
+
+    /// A box outside which frame `index` equals frame `index − 1`, when
+    /// `frame(at: index)` was the last frame asked for (nil otherwise, and for the first).
+    public func changedBox(at index: Int) -> (x: Int, y: Int, width: Int, height: Int)? {
+        guard index > 0, let last, last.index == index else { return nil }
+        return (last.box.x, last.box.y, last.box.width, last.box.height)
+    }
+
+    /// Paints `frame` on the canvas inside `box`.
+    private func compose(_ frame: CarouselFrame, inside box: PixelBox) {
+        cairo_save(context)
+        defer { cairo_restore(context) }
+        cairo_rectangle(context, Double(box.x), Double(box.y), Double(box.width), Double(box.height))
+        cairo_clip(context)
+        cairo_set_operator(context, CAIRO_OPERATOR_SOURCE)
+        cairo_set_source_rgba(context, 0, 0, 0, 0)
+        cairo_paint(context)
+        cairo_set_operator(context, CAIRO_OPERATOR_OVER)
+        if let band = layout.band {
+            let indicator = spec.indicator
+            fill(band, with: indicator.background.alpha > 0 ? indicator.background : indicator.matte)
+        }
+        paintSlides(frame.slides)
+        if spec.composition.place == .over, spec.composition.backdrop.alpha > 0 {
+            let capsule = layout.indicator
+            let radius = Double(min(capsule.width, capsule.height)) / 2
+            let (x, y, w, h) = (Double(capsule.x), Double(capsule.y), Double(capsule.width), Double(capsule.height))
+            cairo_new_path(context)
+            cairo_arc(context, x + w - radius, y + radius, radius, -Double.pi / 2, 0)
+            cairo_arc(context, x + w - radius, y + h - radius, radius, 0, Double.pi / 2)
+            cairo_arc(context, x + radius, y + h - radius, radius, Double.pi / 2, Double.pi)
+            cairo_arc(context, x + radius, y + radius, radius, Double.pi, 3 * Double.pi / 2)
+            cairo_close_path(context)
+            setColor(spec.composition.backdrop)
+            cairo_fill(context)
+        }
+        let drawing = IndicatorLayout.drawing(for: spec.indicator, at: frame.indicator)
+        let image = renderer.render(drawing, scale: spec.indicator.scale)
+        let indicator = Self.premultipliedSurface(of: image)
+        defer { cairo_surface_destroy(indicator) }
+        cairo_set_source_surface(context, indicator, Double(layout.indicator.x), Double(layout.indicator.y))
+        cairo_paint(context)
+    }
+
+    /// Paints what `view` shows of the slides into the slides' box.
+    private func paintSlides(_ view: SlideView) {
+        let area = layout.slides
+        cairo_save(context)
+        defer { cairo_restore(context) }
+        cairo_rectangle(context, Double(area.x), Double(area.y), Double(area.width), Double(area.height))
+        cairo_clip(context)
+        switch view {
+        case .slide, .sourceFrame:
+            paint(picture(view), at: (0, 0))
+        case .change(let from, let to, let progress):
+            let leaving = picture(.slide(from))
+            let coming = picture(.slide(to))
+            if spec.composition.change == .push {
+                let direction = spec.indicator.direction
+                let extent = direction.isVertical ? area.height : area.width
+                let offset = Int((progress * Double(extent)).rounded())
+                // The next slide comes in from the side the reading goes to.
+                let sign = direction == .ltr || direction == .ttb ? -1 : 1
+                let shift = { (distance: Int) in direction.isVertical ? (0, distance) : (distance, 0) }
+                paint(leaving, at: shift(sign * offset))
+                paint(coming, at: shift(sign * offset - sign * extent))
+            } else {
+                paint(leaving, at: (0, 0))
+                paint(coming, at: (0, 0), alpha: progress)
+            }
+        }
+    }
+
+    /// Paints a slide-sized picture with its corner `offset` from the slides' box's.
+    private func paint(_ picture: OpaquePointer?, at offset: (Int, Int), alpha: Double = 1) {
+        guard let picture else { return }
+        cairo_set_source_surface(context, picture, Double(layout.slides.x + offset.0), Double(layout.slides.y + offset.1))
+        if alpha < 1 { cairo_paint_with_alpha(context, alpha) } else { cairo_paint(context) }
+    }
+
+    /// The slide (or source frame) `view` shows, scaled to the slides' box:
+    /// held, or decoded and scaled now (letting go of the oldest held); nil
+    /// when it cannot be read (`failure` says why).
+    private func picture(_ view: SlideView) -> OpaquePointer? {
+        if let found = held.first(where: { $0.view == view }) { return found.surface }
+        let image: RGBAImage
+        do {
+            switch view {
+            case .slide(let index), .change(let index, _, _):
+                image = try pictures.slide(index, minimumSize(of: pictures.slideSizes[index]))
+            case .sourceFrame(let index):
+                image = try pictures.sourceFrame(index)
+            }
+        } catch {
+            failure = failure ?? error
+            return nil
+        }
+        let scaled = scaledToSlides(image)
+        if held.count == 2 { cairo_surface_destroy(held.removeFirst().surface) }
+        held.append((view, scaled))
+        return scaled
+    }
+
+    /// The size a slide of `size` must at least be decoded at so that it is only ever scaled down.
+    private func minimumSize(of size: (width: Int, height: Int)) -> (width: Int, height: Int) {
+        let factor = scaleFactor(for: size)
+        return (Int((Double(size.width) * factor).rounded(.up)), Int((Double(size.height) * factor).rounded(.up)))
+    }
+
+    /// How much `fit` scales a picture of `size` to the slides' box.
+    private func scaleFactor(for size: (width: Int, height: Int)) -> Double {
+        let across = Double(layout.slides.width) / Double(max(size.width, 1))
+        let down = Double(layout.slides.height) / Double(max(size.height, 1))
+        return spec.composition.fit == .cover ? max(across, down) : min(across, down)
+    }
+
+    /// `image` scaled once to the slides' box by `fit` (centred; on `matte`
+    /// with `contain`), as a premultiplied surface.
+    private func scaledToSlides(_ image: RGBAImage) -> OpaquePointer {
+        let source = Self.premultipliedSurface(of: image)
+        defer { cairo_surface_destroy(source) }
+        let (width, height) = (layout.slides.width, layout.slides.height)
+        if image.width == width, image.height == height { return cairo_surface_reference(source) }
+        let target = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+        let context = cairo_create(target)!
+        defer { cairo_destroy(context) }
+        if spec.composition.fit == .contain {
+            let matte = spec.indicator.matte
+            cairo_set_source_rgb(context, Double(matte.red) / 255, Double(matte.green) / 255, Double(matte.blue) / 255)
+            cairo_paint(context)
+        }
+        let factor = scaleFactor(for: (image.width, image.height))
+        cairo_translate(context, (Double(width) - Double(image.width) * factor) / 2, (Double(height) - Double(image.height) * factor) / 2)
+        cairo_scale(context, factor, factor)
+        cairo_set_source_surface(context, source, 0, 0)
+        let pattern = cairo_get_source(context)
+        cairo_pattern_set_filter(pattern, CAIRO_FILTER_GOOD)
+        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+        cairo_rectangle(context, 0, 0, Double(image.width), Double(image.height))
+        cairo_fill(context)
+        cairo_surface_flush(target)
+        return target
+    }
+
+    private func fill(_ box: PixelBox, with color: RGBA) {
+        cairo_rectangle(context, Double(box.x), Double(box.y), Double(box.width), Double(box.height))
+        setColor(color)
+        cairo_fill(context)
+    }
+
+    private func setColor(_ color: RGBA) {
+        cairo_set_source_rgba(context, Double(color.red) / 255, Double(color.green) / 255, Double(color.blue) / 255, Double(color.alpha) / 255)
+    }
+
+    /// A Cairo surface holding `image`'s straight RGBA pixels, premultiplied.
+    static func premultipliedSurface(of image: RGBAImage) -> OpaquePointer {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(max(image.width, 1)), Int32(max(image.height, 1)))!
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        if let data = cairo_image_surface_get_data(surface), image.width > 0 {
+            image.pixels.withUnsafeBytes { pixels in
+                for y in 0..<image.height {
+                    let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+                    var input = y * image.width * 4
+                    for x in 0..<image.width {
+                        let alpha = UInt32(pixels[input + 3])
+                        func channel(_ offset: Int) -> UInt32 { (UInt32(pixels[input + offset]) * alpha + 127) / 255 }
+                        row[x] = alpha << 24 | channel(0) << 16 | channel(1) << 8 | channel(2)
+                        input += 4
+                    }
+                }
+            }
+        }
+        cairo_surface_mark_dirty(surface)
+        return surface
+    }
+}
+
+extension Inks {
+    /// No inks: every translucent pixel is divided by its alpha.
+    static let none = Inks(of: Drawing(size: Size(width: 0, height: 0), background: .transparent, items: []))
+}
