@@ -213,6 +213,19 @@ struct CarouselDrawingIntegrationTests {
         #expect(refused.text == "carousel: must last a multiple of 10 ms × pages to split into equal dwells (40 ms with pages=4); got 1500 ms\n")
     }
 
+    @Test("SPEC: a slide whose pixels are corrupt is a 400 that names it, found while the frames are drawn; never a 500")
+    func corruptSlide() throws {
+        for fixture in ["truncated.png", "truncated.jpg"] {
+            let body = MultipartBody([
+                MultipartBody.Part(name: "slide", content: Slides.png(0)), .file("slide", fixture), MultipartBody.Part(name: "slide", content: Slides.png(2)),
+            ])
+            let (response, _) = try Self.carousel("/carousel.gif?\(Self.query)", body: body)
+            #expect(response.status == 400)
+            #expect(response.text.hasPrefix("slide 2: "), "\(response.text)")
+            #expect(response.header("cache-control") == "no-store")
+        }
+    }
+
     @Test("SPEC: APNG: full colour, the first frame the composed still; a missing pages for a carousel GIF is 400")
     func apng() throws {
         let server = try ServerProcess()
