@@ -96,6 +96,26 @@ struct CarouselRouteTests {
         #expect(body == "carousel: must be at least as wide as its indicator (112 pixels); got 32 pixels (lower scale, size, spacing or padding)\n")
     }
 
+    @Test("SPEC: a carousel takes its client's miss tokens, one per started 1,048,576 pixel-frames; over the limit it is 429")
+    func fairUse() {
+        var configuration = ServiceConfiguration()
+        configuration.clientMissRate = 1
+        // The clock never moves: the bucket's burst of 2 is all there is.
+        let service = PagedotsService(
+            configuration: configuration, renderLanes: RenderLanes(threads: 1, stillQueueLimit: 8, animationQueueLimit: 8), missClock: { 0 }
+        )
+        let answers = RecordedAnswers()
+        var upload = request("/carousel?style=pill&size=2&spacing=2&padding=1&inset=2&scale=1", headers: [multipartHeader])
+        upload.peerAddress = [198, 51, 100, 1]
+        // 32 × 24 pixels and a few dozen frames: one token each.
+        for index in 0..<3 {
+            service.handle(upload, body: HTTPRequestBody(threeSlides), responder: answers.responder("\(index)"))
+            answers.waitFor(1)
+        }
+        #expect((0..<3).map { answers.statuses("\($0)").first ?? 0 } == [200, 200, 429])
+        #expect(answers.head("2").contains("\r\nRetry-After: "))
+    }
+
     @Test("The server reads the body of a POST to a carousel path, and no other; with Expect, not when the head is refused")
     func acceptsBody() {
         let service = PagedotsService(configuration: ServiceConfiguration())
