@@ -206,6 +206,16 @@ struct CarouselDrawingIntegrationTests {
             if let index = colors.firstIndex(of: pixel(frame, width: gif.width, 3, 3)), starts.count == index { starts.append(start) }
         }
         #expect(starts == [0, 500, 1200])
+        // pagedots carousel --carousel writes the same bytes.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pagedots-carousel-\(getpid()).gif").path
+        try Data(source).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        let written = try runPagedots(["carousel", "pages=3&style=pill&size=4&spacing=4&padding=2", "--carousel", path])
+        #expect(written.status == 0, "\(written.error)")
+        #expect(written.output == response.body)
+        let refusedByCLI = try runPagedots(["carousel", "pages=4", "--carousel", path])
+        #expect(refusedByCLI.status == 1)
+        #expect(refusedByCLI.error == "pagedots: carousel: must last a multiple of 10 ms × pages to split into equal dwells (40 ms with pages=4); got 1500 ms\n")
         let (_, looped) = try Self.carousel("/carousel.gif?pages=3&loop=0&style=pill&size=4&spacing=4&padding=2", body: body)
         #expect(looped?.plays == 0)
         let (refused, _) = try Self.carousel("/carousel.gif?pages=4", body: body)
