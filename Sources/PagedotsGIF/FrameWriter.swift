@@ -49,11 +49,11 @@ final class FrameWriter {
         var bytes: [UInt8]
     }
 
-    /// libimagequant's dithering level for quantised frames (`GIFEncoder.dithering`).
-    private let dithering: Float
+    /// How quantised frames are quantised (`GIFEncoder.photographic`).
+    private let quantizing: (dithering: Float, speed: Int32)
 
-    init(file: GIFFileWriter, plan: PalettePlan, isStill: Bool, repeats: PatchRepeats, dithering: Float = 0) {
-        self.dithering = dithering
+    init(file: GIFFileWriter, plan: PalettePlan, isStill: Bool, repeats: PatchRepeats, quantizing: (dithering: Float, speed: Int32)) {
+        self.quantizing = quantizing
         self.file = file
         self.repeats = repeats
         self.plan = plan
@@ -313,7 +313,9 @@ final class FrameWriter {
 
     /// A frame with too many colours for one palette, quantised.
     private func writeQuantized(_ patch: FramePatch, delay: Int, disposal: FramePatch.Disposal) {
-        let result = ColorQuantizer.quantize(patch.pixels, width: patch.rect.width, height: patch.rect.height, dithering: dithering)
+        let result = ColorQuantizer.quantize(
+            patch.pixels, width: patch.rect.width, height: patch.rect.height, dithering: quantizing.dithering, speed: quantizing.speed
+        )
         if !isStill || result.transparentIndex != nil {
             file.appendGraphicControl(delayCentiseconds: delay, disposal: disposal, transparentIndex: result.transparentIndex)
         }

@@ -25,13 +25,15 @@ public final class GIFEncoder {
     /// replays for such frames, have a limit of their own of the same size.
     /// (Tests set 0, to compare with the files written without.)
     var rememberedPixelLimit = 1 << 16
-    /// How much a frame with more than 256 colours is dithered when it is
-    /// quantised: 0 (none: flat indicator art) to 1 (libimagequant's full
-    /// Floyd–Steinberg: photographs, which band without it).
-    public let dithering: Float
+    /// How a frame with more than 256 colours is quantised: for indicator
+    /// art (flat colour) undithered, at libimagequant's careful speed; for
+    /// photographs (`photographic`) with full Floyd–Steinberg dithering,
+    /// without which they band, at a speed fit for whole photo frames.
+    let quantizing: (dithering: Float, speed: Int32)
 
-    public init(dithering: Float = 0) {
-        self.dithering = dithering
+    /// An encoder for indicator art, or, `photographic`, for photographs (carousel slides).
+    public init(photographic: Bool = false) {
+        quantizing = photographic ? (1, ColorQuantizer.photographicSpeed) : (0, ColorQuantizer.speed)
     }
 
     /// The GIF file of an animation of `frameCount` frames of `width × height`.
@@ -110,7 +112,7 @@ public final class GIFEncoder {
         if frameTotal > 1 {
             Self.appendLoop(plays: plays, to: file)
         }
-        let writer = FrameWriter(file: file, plan: plan, isStill: frameTotal == 1, repeats: repeats, dithering: dithering)
+        let writer = FrameWriter(file: file, plan: plan, isStill: frameTotal == 1, repeats: repeats, quantizing: quantizing)
         if keptAll {
             for (patch, colors) in patches {
                 writer.write(patch, colors: colors)
@@ -168,3 +170,4 @@ private struct FrameSource {
         }
     }
 }
+

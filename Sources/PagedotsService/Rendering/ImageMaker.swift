@@ -24,7 +24,7 @@ public final class ImageMaker {
     private lazy var gifEncoder = GIFEncoder()
     lazy var apngEncoder = APNGEncoder()
     /// For carousels: their photographs are dithered where quantised.
-    lazy var photoEncoder = GIFEncoder(dithering: 1)
+    lazy var photoEncoder = GIFEncoder(photographic: true)
 
     public init() {}
 
