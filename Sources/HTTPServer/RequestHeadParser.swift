@@ -173,7 +173,7 @@ private struct RequestLine {
         let target = UnsafeBufferPointer(rebasing: line[(firstSpace + 1)..<secondSpace])
         let versionBytes = line[(secondSpace + 1)...]
         // HTTP-version = "HTTP/" DIGIT "." DIGIT (§2.3): exactly 8 bytes.
-        guard versionBytes.count == 8, versionBytes.starts(with: "HTTP/".utf8),
+        guard versionBytes.count == 8, ASCII.equals(UnsafeBufferPointer(rebasing: versionBytes.prefix(5)), "HTTP/"),
               ASCII.isDigit(line[secondSpace + 6]), line[secondSpace + 7] == UInt8(ascii: "."),
               ASCII.isDigit(line[secondSpace + 8])
         else { return .malformedRequestLine }
@@ -184,9 +184,9 @@ private struct RequestLine {
     }
 
     private static func method(_ bytes: UnsafeBufferPointer<UInt8>) -> HTTPMethod {
-        if bytes.elementsEqual("GET".utf8) { return .get }
-        if bytes.elementsEqual("HEAD".utf8) { return .head }
-        if bytes.elementsEqual("POST".utf8) { return .post }
+        if ASCII.equals(bytes, "GET") { return .get }
+        if ASCII.equals(bytes, "HEAD") { return .head }
+        if ASCII.equals(bytes, "POST") { return .post }
         return .other(String(decoding: bytes, as: UTF8.self))
     }
 
@@ -256,22 +256,22 @@ private struct FieldFacts {
 
     private mutating func note(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> HTTPProtocolError? {
         switch name.count {
-        case 4 where ASCII.equalsIgnoringCase(name, "host".utf8):
+        case 4 where ASCII.equalsIgnoringCase(name, "host"):
             hostCount += 1
             guard value.allSatisfy(ASCII.isAuthorityChar) else { return .invalidHost }
-        case 6 where ASCII.equalsIgnoringCase(name, "expect".utf8):
-            expectsContinue = ASCII.equalsIgnoringCase(value, "100-continue".utf8)
-        case 10 where ASCII.equalsIgnoringCase(name, "connection".utf8):
+        case 6 where ASCII.equalsIgnoringCase(name, "expect"):
+            expectsContinue = ASCII.equalsIgnoringCase(value, "100-continue")
+        case 10 where ASCII.equalsIgnoringCase(name, "connection"):
             for option in value.split(separator: ASCII.comma) {
                 let option = ASCII.trimmingWhitespace(UnsafeBufferPointer(rebasing: option))
-                if ASCII.equalsIgnoringCase(option, "close".utf8) { connectionClose = true }
-                if ASCII.equalsIgnoringCase(option, "keep-alive".utf8) { connectionKeepAlive = true }
+                if ASCII.equalsIgnoringCase(option, "close") { connectionClose = true }
+                if ASCII.equalsIgnoringCase(option, "keep-alive") { connectionKeepAlive = true }
             }
-        case 14 where ASCII.equalsIgnoringCase(name, "content-length".utf8):
+        case 14 where ASCII.equalsIgnoringCase(name, "content-length"):
             return noteContentLength(value)
-        case 17 where ASCII.equalsIgnoringCase(name, "transfer-encoding".utf8):
+        case 17 where ASCII.equalsIgnoringCase(name, "transfer-encoding"):
             // A second field line would make "chunked, chunked": chunked must be applied once (§6.1).
-            guard !chunked, ASCII.equalsIgnoringCase(value, "chunked".utf8) else {
+            guard !chunked, ASCII.equalsIgnoringCase(value, "chunked") else {
                 return .unsupportedTransferEncoding
             }
             chunked = true
