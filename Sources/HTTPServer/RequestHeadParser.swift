@@ -76,13 +76,14 @@ struct RequestHeadParser {
             scanned = lf + 1
             guard lf > lineStart, bytes[lf - 1] == ASCII.cr else { return .invalid(.bareLineEnding) }
             let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<(lf - 1)])
+            let lineOffset = lineStart
             lineStart = scanned
             guard let fieldsStart else {
                 if line.isEmpty { continue }
                 guard line.count <= limits.maxRequestLineBytes else {
                     return .invalid(.requestLineTooLong(limit: limits.maxRequestLineBytes))
                 }
-                if let error = requestLine.parse(line) { return .invalid(error) }
+                if let error = requestLine.parse(line, at: lineOffset) { return .invalid(error) }
                 self.fieldsStart = scanned
                 continue
             }
@@ -144,10 +145,11 @@ struct RequestHeadParser {
             fields.chunked ? .chunked : (fields.contentLength ?? 0) > 0 ? .length(fields.contentLength ?? 0) : .none
         let keepAlive = !fields.connectionClose && (version == .http1_1 || fields.connectionKeepAlive)
         let request = HTTPRequest(
-            method: requestLine.method,
+            method: RequestLine.method(UnsafeBufferPointer(rebasing: bytes[requestLine.method])),
             version: version,
-            path: requestLine.path,
-            query: requestLine.query,
+            // Only an absolute-form target (`http://host`) can have an empty path.
+            path: requestLine.path.isEmpty ? "/" : String(decoding: bytes[requestLine.path], as: UTF8.self),
+            query: String(decoding: bytes[requestLine.query], as: UTF8.self),
             fieldBytes: Array(bytes[fieldsStart..<(headEnd - 2)])
         )
         return .complete(ParsedHead(
@@ -157,15 +159,20 @@ struct RequestHeadParser {
     }
 }
 
-/// The request line, once parsed (RFC 9112 §3).
+/// The request line, once parsed (RFC 9112 §3): where its parts are in the
+/// head's bytes. Plain offsets, not strings, so that the parser copies and
+/// resets without reference counting; the strings are made once, with the request.
 private struct RequestLine {
-    var method = HTTPMethod.get
+    var method = 0..<0
     var version = HTTPVersion.http1_1
-    var path = ""
-    var query = ""
+    /// The target's path (`*` for `OPTIONS *`; empty for an absolute-form target without one).
+    var path = 0..<0
+    /// The target's query, without its `?`; empty when absent.
+    var query = 0..<0
 
-    /// Parses `method SP request-target SP HTTP-version`; nil when valid.
-    mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> HTTPProtocolError? {
+    /// Parses `method SP request-target SP HTTP-version`, the line starting
+    /// at `offset` in the head; nil when valid.
+    mutating func parse(_ line: UnsafeBufferPointer<UInt8>, at offset: Int) -> HTTPProtocolError? {
         guard let firstSpace = line.firstIndex(of: ASCII.space) else { return .malformedRequestLine }
         let methodBytes = line[..<firstSpace]
         guard !methodBytes.isEmpty, methodBytes.allSatisfy(ASCII.isTokenChar) else { return .malformedRequestLine }
@@ -179,27 +186,28 @@ private struct RequestLine {
         else { return .malformedRequestLine }
         version = HTTPVersion(major: Int(line[secondSpace + 6] - 0x30), minor: Int(line[secondSpace + 8] - 0x30))
         guard version == .http1_1 || version == .http1_0 else { return .unsupportedVersion }
-        method = RequestLine.method(UnsafeBufferPointer(rebasing: methodBytes))
-        return parseTarget(target)
+        method = offset..<(offset + firstSpace)
+        return parseTarget(target, isOptions: ASCII.equals(UnsafeBufferPointer(rebasing: methodBytes), "OPTIONS"), at: offset + firstSpace + 1)
     }
 
-    private static func method(_ bytes: UnsafeBufferPointer<UInt8>) -> HTTPMethod {
+    static func method(_ bytes: UnsafeBufferPointer<UInt8>) -> HTTPMethod {
         if ASCII.equals(bytes, "GET") { return .get }
         if ASCII.equals(bytes, "HEAD") { return .head }
         if ASCII.equals(bytes, "POST") { return .post }
         return .other(String(decoding: bytes, as: UTF8.self))
     }
 
-    /// origin-form, absolute-form (`http://` or `https://`), or `*` for OPTIONS (§3.2).
-    private mutating func parseTarget(_ target: UnsafeBufferPointer<UInt8>) -> HTTPProtocolError? {
+    /// origin-form, absolute-form (`http://` or `https://`), or `*` for OPTIONS
+    /// (§3.2); `target` starts at `offset` in the head.
+    private mutating func parseTarget(_ target: UnsafeBufferPointer<UInt8>, isOptions: Bool, at offset: Int) -> HTTPProtocolError? {
         guard !target.isEmpty, target.allSatisfy(ASCII.isTargetChar) else { return .invalidTarget }
         if target[0] == ASCII.slash {
-            splitPathAndQuery(target)
+            splitPathAndQuery(target, at: offset)
             return nil
         }
         if target.count == 1, target[0] == UInt8(ascii: "*") {
-            guard method == .other("OPTIONS") else { return .invalidTarget }
-            path = "*"
+            guard isOptions else { return .invalidTarget }
+            path = offset..<(offset + 1)
             return nil
         }
         for scheme in ["http://", "https://"] where target.count >= scheme.utf8.count
@@ -208,21 +216,17 @@ private struct RequestLine {
             let authorityEnd = rest.firstIndex { $0 == ASCII.slash || $0 == ASCII.question } ?? rest.endIndex
             let authority = rest[..<authorityEnd]
             guard !authority.isEmpty, authority.allSatisfy(ASCII.isAuthorityChar) else { return .invalidTarget }
-            splitPathAndQuery(UnsafeBufferPointer(rebasing: rest[authorityEnd...]))
-            if path.isEmpty { path = "/" }
+            splitPathAndQuery(UnsafeBufferPointer(rebasing: rest[authorityEnd...]), at: offset + authorityEnd)
             return nil
         }
         return .invalidTarget
     }
 
-    private mutating func splitPathAndQuery(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if let question = bytes.firstIndex(of: ASCII.question) {
-            path = String(decoding: bytes[..<question], as: UTF8.self)
-            query = String(decoding: bytes[(question + 1)...], as: UTF8.self)
-        } else {
-            path = String(decoding: bytes, as: UTF8.self)
-            query = ""
-        }
+    /// Notes the path and the query of `bytes`, which start at `offset` in the head.
+    private mutating func splitPathAndQuery(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) {
+        let question = bytes.firstIndex(of: ASCII.question)
+        path = offset..<(offset + (question ?? bytes.count))
+        query = question.map { (offset + $0 + 1)..<(offset + bytes.count) } ?? 0..<0
     }
 }
 
