@@ -403,7 +403,8 @@ struct HTTPConnection {
                 case .invalid(let error):
                     fail(error, at: moment)
                     return nil
-                case .complete(let head):
+                case .complete:
+                    let head = input.withUnconsumedBytes { parser.head(in: $0) }
                     input.consume(head.length)
                     self.parser.reset()
                     if head.framing == .none { return dispatch(head, at: moment) }

@@ -43,9 +43,11 @@ struct RequestHeadParser {
         var maxHeaderLines: Int
     }
 
+    /// What `parse` found. A plain value: a complete head is taken with
+    /// `head(in:)`, so that the request is made once and never copied here.
     enum Result {
         case incomplete
-        case complete(ParsedHead)
+        case complete
         case invalid(HTTPProtocolError)
     }
 
@@ -60,6 +62,8 @@ struct RequestHeadParser {
     private var fieldLines = 0
     private var requestLine = RequestLine()
     private var fields = FieldFacts()
+    /// Where the head ends (after its blank line), once it is complete.
+    private var headEnd: Int?
 
     init(limits: Limits) {
         self.limits = limits
@@ -87,7 +91,7 @@ struct RequestHeadParser {
                 self.fieldsStart = scanned
                 continue
             }
-            if line.isEmpty { return finish(bytes, fieldsStart: fieldsStart, headEnd: scanned) }
+            if line.isEmpty { return finish(headEnd: scanned) }
             fieldLines += 1
             guard fieldLines <= limits.maxHeaderLines else {
                 return .invalid(.tooManyHeaderLines(limit: limits.maxHeaderLines))
@@ -132,8 +136,8 @@ struct RequestHeadParser {
         return .incomplete
     }
 
-    /// The checks that need the whole head (RFC 9112 §3.2, §6.1, §6.3), then the request.
-    private func finish(_ bytes: UnsafeBufferPointer<UInt8>, fieldsStart: Int, headEnd: Int) -> Result {
+    /// The checks that need the whole head (RFC 9112 §3.2, §6.1, §6.3).
+    private mutating func finish(headEnd: Int) -> Result {
         let version = requestLine.version
         if fields.hostCount == 0, version == .http1_1 { return .invalid(.missingHost) }
         if fields.hostCount > 1 { return .invalid(.multipleHosts) }
@@ -141,6 +145,15 @@ struct RequestHeadParser {
             if fields.contentLength != nil { return .invalid(.contentLengthWithTransferEncoding) }
             if version == .http1_0 { return .invalid(.unsupportedTransferEncoding) }
         }
+        self.headEnd = headEnd
+        return .complete
+    }
+
+    /// The head that `parse` found complete, its request made from `bytes`
+    /// (the bytes `parse` was given, or more of them).
+    func head(in bytes: UnsafeBufferPointer<UInt8>) -> ParsedHead {
+        guard let headEnd, let fieldsStart else { preconditionFailure("head(in:) before a complete head") }
+        let version = requestLine.version
         let framing: BodyFraming =
             fields.chunked ? .chunked : (fields.contentLength ?? 0) > 0 ? .length(fields.contentLength ?? 0) : .none
         let keepAlive = !fields.connectionClose && (version == .http1_1 || fields.connectionKeepAlive)
@@ -152,10 +165,10 @@ struct RequestHeadParser {
             query: String(decoding: bytes[requestLine.query], as: UTF8.self),
             fieldBytes: Array(bytes[fieldsStart..<(headEnd - 2)])
         )
-        return .complete(ParsedHead(
+        return ParsedHead(
             request: request, length: headEnd, framing: framing, keepAlive: keepAlive,
             expectsContinue: fields.expectsContinue && version == .http1_1
-        ))
+        )
     }
 }
 
