@@ -75,6 +75,30 @@ enum ASCII {
         return zip(a, b).allSatisfy { lowercased($0) == lowercased($1) }
     }
 
+    /// As the generic one, for bytes in memory: a plain loop, as every
+    /// request's field names are compared.
+    static func equalsIgnoringCase(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        for index in 0..<a.count where lowercased(a[index]) != lowercased(b[index]) { return false }
+        return true
+    }
+
+    /// Whether `a` is `b`'s bytes, ASCII letters compared without case.
+    static func equalsIgnoringCase(_ a: UnsafeBufferPointer<UInt8>, _ b: StaticString) -> Bool {
+        equalsIgnoringCase(a, bytes(of: b))
+    }
+
+    /// Whether `a` is exactly `b`'s bytes.
+    static func equals(_ a: UnsafeBufferPointer<UInt8>, _ b: StaticString) -> Bool {
+        a.elementsEqual(bytes(of: b))
+    }
+
+    /// A literal's UTF-8 bytes, in place.
+    @inline(__always)
+    static func bytes(of text: StaticString) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+    }
+
     /// `bytes` without leading and trailing spaces and tabs (OWS).
     static func trimmingWhitespace(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         var start = 0

@@ -21,8 +21,9 @@ struct ByteBuffer {
     }
 
     mutating func append(_ bytes: [UInt8]) {
-        compactIfWorthIt()
-        storage.append(contentsOf: bytes)
+        // Through a buffer pointer: the generic append of an array retained
+        // and released it, on every piece of every response.
+        bytes.withUnsafeBytes { append($0) }
     }
 
     mutating func append(_ text: StaticString) {

@@ -50,7 +50,10 @@ private final class Connection {
     let peer: SocketAddress
     /// `peer` as text, made once for the connection's records.
     lazy var peerText = peer.description
-    var machine: HTTPConnection
+    /// The connection's state machine, in memory of its own: the loop calls
+    /// it a dozen times a request, and through a class's stored `var` each
+    /// call would be checked for exclusive access at run time.
+    let machine: UnsafeMutablePointer<HTTPConnection>
     /// Edge-triggered readiness: the socket may have input / may take output.
     var canRead = true
     var canWrite = true
@@ -67,7 +70,13 @@ private final class Connection {
         self.descriptor = descriptor
         self.generation = generation
         self.peer = peer
-        self.machine = machine
+        self.machine = .allocate(capacity: 1)
+        self.machine.initialize(to: machine)
+    }
+
+    deinit {
+        machine.deinitialize(count: 1)
+        machine.deallocate()
     }
 }
 
@@ -385,12 +394,12 @@ final class EventLoop: @unchecked Sendable {
         defer { servicing = -1 }
         var reads = 0
         while true {
-            switch connection.machine.nextAction(at: moment, canRead: connection.canRead, canWrite: connection.canWrite) {
+            switch connection.machine.pointee.nextAction(at: moment, canRead: connection.canRead, canWrite: connection.canWrite) {
             case .dispatch(var request, let sequence):
                 request.peerAddress = connection.peerAddress
                 let address = ResponseAddress(slot: UInt32(slot), generation: connection.generation, sequence: sequence)
                 let responder = HTTPResponder(loop: self, address: address)
-                if let body = connection.machine.takeBody() {
+                if let body = connection.machine.pointee.takeBody() {
                     context.handler.handle(request, body: body, responder: responder)
                 } else {
                     context.handler.handle(request, responder: responder)
@@ -401,7 +410,7 @@ final class EventLoop: @unchecked Sendable {
                         connection.resumesNextTurn = true
                         resumingNextTurn.append(slot)
                     }
-                    return timers.set(slot, to: connection.machine.timer)
+                    return timers.set(slot, to: connection.machine.pointee.timer)
                 }
                 reads += 1
                 guard readInput(connection) else { return close(slot, connection) }
@@ -415,7 +424,7 @@ final class EventLoop: @unchecked Sendable {
                 Socket.discardUnsentOnClose(connection.descriptor)
                 return close(slot, connection)
             case .wait:
-                return timers.set(slot, to: connection.machine.timer)
+                return timers.set(slot, to: connection.machine.pointee.timer)
             }
         }
     }
@@ -434,11 +443,11 @@ final class EventLoop: @unchecked Sendable {
         }
         guard count > 0 else {
             connection.canRead = false
-            connection.machine.receivedEndOfInput()
+            connection.machine.pointee.receivedEndOfInput()
             return true
         }
         moment.time = .now()
-        connection.machine.received(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), now: moment.time)
+        connection.machine.pointee.received(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]), now: moment.time)
         // A short read emptied the socket: the next input comes with a new edge.
         if count < readBuffer.count, !connection.hungUp { connection.canRead = false }
         return true
@@ -448,7 +457,7 @@ final class EventLoop: @unchecked Sendable {
     private func writeOutput(_ connection: Connection) -> Bool {
         let sent: Int?
         do throws(SystemError) {
-            sent = try connection.machine.withPendingOutput { (bytes) throws(SystemError) -> Int? in
+            sent = try connection.machine.pointee.withPendingOutput { (bytes) throws(SystemError) -> Int? in
                 let sent = try Socket.send(connection.descriptor, bytes)
                 // A short send filled the socket: more room comes with a new edge.
                 if (sent ?? 0) < bytes.count { connection.canWrite = false }
@@ -459,13 +468,13 @@ final class EventLoop: @unchecked Sendable {
         }
         guard let sent else { return true }
         moment.time = .now()
-        connection.machine.wrote(sent, now: moment.time)
+        connection.machine.pointee.wrote(sent, now: moment.time)
         reportCompletedResponses(connection)
         return true
     }
 
     private func reportCompletedResponses(_ connection: Connection) {
-        while let response = connection.machine.takeCompletedResponse() {
+        while let response = connection.machine.pointee.takeCompletedResponse() {
             guard let observer = context.observer else { continue }
             observer.responseSent(label: response.label, status: response.status, seconds: response.seconds)
             // Refusals are always recorded: they are rare, and an error log needs them.
@@ -485,7 +494,7 @@ final class EventLoop: @unchecked Sendable {
         guard slot < connections.count, let connection = connections[slot],
               connection.generation == address.generation
         else { return }
-        connection.machine.responseReady(sequence: address.sequence, response, extraHeaders: extraHeaders, at: moment)
+        connection.machine.pointee.responseReady(sequence: address.sequence, response, extraHeaders: extraHeaders, at: moment)
         if slot != servicing, !connection.awaitsService {
             connection.awaitsService = true
             awaitingService.append(slot)
@@ -548,7 +557,7 @@ final class EventLoop: @unchecked Sendable {
     private func fireDueTimers() {
         while let slot = timers.takeDue(at: moment.time) {
             guard let connection = connections[slot] else { continue }
-            connection.machine.timerFired(at: moment)
+            connection.machine.pointee.timerFired(at: moment)
             service(slot, connection)
         }
     }
@@ -569,7 +578,7 @@ final class EventLoop: @unchecked Sendable {
                 close(slot, connection)
                 continue
             }
-            connection.machine.beginDrain()
+            connection.machine.pointee.beginDrain()
             service(slot, connection)
         }
     }

@@ -130,10 +130,10 @@ struct HTTPConnection {
     private enum Phase {
         /// Waiting for a head (idle when the input is empty) or reading one.
         case readingHead
-        /// The head is parsed; its body is being read (kept, or thrown away) by `bodyReader`.
-        case readingBody(ParsedHead)
-        /// The handler has the request.
-        case awaitingResponse(InFlightRequest)
+        /// The head (`bodyHead`) is parsed; its body is being read (kept, or thrown away) by `bodyReader`.
+        case readingBody
+        /// The handler has the request (`inFlight`).
+        case awaitingResponse
         /// The last response is queued: send it, then close (after lingering).
         case closing(linger: Bool)
         /// Sending side shut down; discarding input until EOF or the linger deadline.
@@ -179,8 +179,14 @@ struct HTTPConnection {
     private var lingerStartedAt: MonotonicTime
     private var lingerDiscarded = 0
 
-    /// Reads the body of the `readingBody` phase. Kept out of `phase`, with
-    /// `upload`, so that the phase stays small to copy on every request.
+    /// The head of the `readingBody` phase, and the request of the
+    /// `awaitingResponse` phase. Kept out of `phase`, as `bodyReader` and
+    /// `upload` are, so that the phase is a plain value, looked at on every
+    /// turn without copying a request.
+    private var bodyHead: ParsedHead?
+    private var inFlight: InFlightRequest?
+
+    /// Reads the body of the `readingBody` phase.
     private var bodyReader = BodyReader(framing: .none, limit: 0, maxTrailerBytes: 0)
     /// Where the body being read goes, when the handler accepted it; once
     /// read, the body of the request just dispatched, until `takeBody`.
@@ -259,7 +265,7 @@ struct HTTPConnection {
     mutating func responseReady(
         sequence: UInt64, _ response: PreparedResponse, extraHeaders: [HTTPHeaderField], at moment: Moment
     ) {
-        guard case .awaitingResponse(let request) = phase, request.sequence == sequence else { return }
+        guard case .awaitingResponse = phase, inFlight?.sequence == sequence, let request = inFlight.take() else { return }
         let close = !request.keepAlive || ((draining || inputEnded) && !inputHoldsCompleteHead)
         queue(
             response, extraHeaders: extraHeaders,
@@ -397,19 +403,22 @@ struct HTTPConnection {
                 case .invalid(let error):
                     fail(error, at: moment)
                     return nil
-                case .complete(let head):
+                case .complete:
+                    let head = input.withUnconsumedBytes { parser.head(in: $0) }
                     input.consume(head.length)
                     self.parser.reset()
                     if head.framing == .none { return dispatch(head, at: moment) }
                     if let dispatch = startBody(head, at: moment) { return dispatch }
                 }
-            case .readingBody(let head):
+            case .readingBody:
+                guard let head = bodyHead else { return nil }
                 let (consumed, outcome) = input.withUnconsumedBytes { bodyReader.consume(UnsafeRawBufferPointer($0), into: upload) }
                 input.consume(consumed)
                 switch outcome {
                 case .needMore:
                     if inputEnded {
                         upload = nil
+                        bodyHead = nil
                         phase = .closing(linger: false)
                     }
                     return nil
@@ -471,7 +480,8 @@ struct HTTPConnection {
             framing: head.framing, limit: body == nil ? settings.maxDiscardedBodyBytes : settings.maxUploadBytes,
             maxTrailerBytes: settings.limits.maxHeaderBytes
         )
-        phase = .readingBody(head)
+        bodyHead = head
+        phase = .readingBody
         return nil
     }
 
@@ -492,14 +502,16 @@ struct HTTPConnection {
     private mutating func awaitResponse(to head: ParsedHead, keepAlive: Bool, at moment: Moment) -> UInt64 {
         let sequence = nextSequence
         nextSequence += 1
-        phase = .awaitingResponse(InFlightRequest(
+        bodyHead = nil
+        phase = .awaitingResponse
+        inFlight = InFlightRequest(
             sequence: sequence,
             includeBody: head.request.method != .head,
             version: head.request.version,
             keepAlive: keepAlive,
             startedAt: moment.time,
             request: settings.keepsAccessRecords ? head.request : nil
-        ))
+        )
         return sequence
     }
 
@@ -523,6 +535,7 @@ struct HTTPConnection {
     private mutating func fail(_ error: HTTPProtocolError, at moment: Moment) {
         input.removeAll()
         upload = nil
+        bodyHead = nil
         queue(
             error.response, extraHeaders: [], disposition: .close, includeBody: true,
             startedAt: moment.time, request: nil, problem: error.reason, at: moment

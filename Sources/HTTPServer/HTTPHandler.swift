@@ -1,5 +1,7 @@
-/// The application behind the server.
-public protocol HTTPHandler: Sendable {
+/// The application behind the server. A class: the loops call it for every
+/// request, and a class's existential is one reference, copied and called
+/// for less than a value's.
+public protocol HTTPHandler: AnyObject, Sendable {
     /// Called on an event-loop thread for every complete request without a
     /// body to hand over, in the order of each connection: at once for a
     /// request without a body; after reading and dropping a body the handler
@@ -39,8 +41,9 @@ extension HTTPHandler {
 }
 
 /// Told about connections and responses, e.g. to keep metrics or an access
-/// log. Called on event-loop threads: must be cheap and must not block.
-public protocol HTTPServerObserver: Sendable {
+/// log. Called on event-loop threads, for every response: must be cheap and
+/// must not block. A class, as `HTTPHandler` is.
+public protocol HTTPServerObserver: AnyObject, Sendable {
     func connectionOpened()
     func connectionClosed()
     /// A response's last byte was handed to the kernel, `seconds` after its

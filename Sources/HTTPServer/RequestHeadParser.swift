@@ -43,9 +43,11 @@ struct RequestHeadParser {
         var maxHeaderLines: Int
     }
 
+    /// What `parse` found. A plain value: a complete head is taken with
+    /// `head(in:)`, so that the request is made once and never copied here.
     enum Result {
         case incomplete
-        case complete(ParsedHead)
+        case complete
         case invalid(HTTPProtocolError)
     }
 
@@ -60,6 +62,8 @@ struct RequestHeadParser {
     private var fieldLines = 0
     private var requestLine = RequestLine()
     private var fields = FieldFacts()
+    /// Where the head ends (after its blank line), once it is complete.
+    private var headEnd: Int?
 
     init(limits: Limits) {
         self.limits = limits
@@ -76,17 +80,18 @@ struct RequestHeadParser {
             scanned = lf + 1
             guard lf > lineStart, bytes[lf - 1] == ASCII.cr else { return .invalid(.bareLineEnding) }
             let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<(lf - 1)])
+            let lineOffset = lineStart
             lineStart = scanned
             guard let fieldsStart else {
                 if line.isEmpty { continue }
                 guard line.count <= limits.maxRequestLineBytes else {
                     return .invalid(.requestLineTooLong(limit: limits.maxRequestLineBytes))
                 }
-                if let error = requestLine.parse(line) { return .invalid(error) }
+                if let error = requestLine.parse(line, at: lineOffset) { return .invalid(error) }
                 self.fieldsStart = scanned
                 continue
             }
-            if line.isEmpty { return finish(bytes, fieldsStart: fieldsStart, headEnd: scanned) }
+            if line.isEmpty { return finish(headEnd: scanned) }
             fieldLines += 1
             guard fieldLines <= limits.maxHeaderLines else {
                 return .invalid(.tooManyHeaderLines(limit: limits.maxHeaderLines))
@@ -131,8 +136,8 @@ struct RequestHeadParser {
         return .incomplete
     }
 
-    /// The checks that need the whole head (RFC 9112 §3.2, §6.1, §6.3), then the request.
-    private func finish(_ bytes: UnsafeBufferPointer<UInt8>, fieldsStart: Int, headEnd: Int) -> Result {
+    /// The checks that need the whole head (RFC 9112 §3.2, §6.1, §6.3).
+    private mutating func finish(headEnd: Int) -> Result {
         let version = requestLine.version
         if fields.hostCount == 0, version == .http1_1 { return .invalid(.missingHost) }
         if fields.hostCount > 1 { return .invalid(.multipleHosts) }
@@ -140,32 +145,47 @@ struct RequestHeadParser {
             if fields.contentLength != nil { return .invalid(.contentLengthWithTransferEncoding) }
             if version == .http1_0 { return .invalid(.unsupportedTransferEncoding) }
         }
+        self.headEnd = headEnd
+        return .complete
+    }
+
+    /// The head that `parse` found complete, its request made from `bytes`
+    /// (the bytes `parse` was given, or more of them).
+    func head(in bytes: UnsafeBufferPointer<UInt8>) -> ParsedHead {
+        guard let headEnd, let fieldsStart else { preconditionFailure("head(in:) before a complete head") }
+        let version = requestLine.version
         let framing: BodyFraming =
             fields.chunked ? .chunked : (fields.contentLength ?? 0) > 0 ? .length(fields.contentLength ?? 0) : .none
         let keepAlive = !fields.connectionClose && (version == .http1_1 || fields.connectionKeepAlive)
         let request = HTTPRequest(
-            method: requestLine.method,
+            method: RequestLine.method(UnsafeBufferPointer(rebasing: bytes[requestLine.method])),
             version: version,
-            path: requestLine.path,
-            query: requestLine.query,
+            // Only an absolute-form target (`http://host`) can have an empty path.
+            path: requestLine.path.isEmpty ? "/" : String(decoding: bytes[requestLine.path], as: UTF8.self),
+            query: String(decoding: bytes[requestLine.query], as: UTF8.self),
             fieldBytes: Array(bytes[fieldsStart..<(headEnd - 2)])
         )
-        return .complete(ParsedHead(
+        return ParsedHead(
             request: request, length: headEnd, framing: framing, keepAlive: keepAlive,
             expectsContinue: fields.expectsContinue && version == .http1_1
-        ))
+        )
     }
 }
 
-/// The request line, once parsed (RFC 9112 §3).
+/// The request line, once parsed (RFC 9112 §3): where its parts are in the
+/// head's bytes. Plain offsets, not strings, so that the parser copies and
+/// resets without reference counting; the strings are made once, with the request.
 private struct RequestLine {
-    var method = HTTPMethod.get
+    var method = 0..<0
     var version = HTTPVersion.http1_1
-    var path = ""
-    var query = ""
+    /// The target's path (`*` for `OPTIONS *`; empty for an absolute-form target without one).
+    var path = 0..<0
+    /// The target's query, without its `?`; empty when absent.
+    var query = 0..<0
 
-    /// Parses `method SP request-target SP HTTP-version`; nil when valid.
-    mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> HTTPProtocolError? {
+    /// Parses `method SP request-target SP HTTP-version`, the line starting
+    /// at `offset` in the head; nil when valid.
+    mutating func parse(_ line: UnsafeBufferPointer<UInt8>, at offset: Int) -> HTTPProtocolError? {
         guard let firstSpace = line.firstIndex(of: ASCII.space) else { return .malformedRequestLine }
         let methodBytes = line[..<firstSpace]
         guard !methodBytes.isEmpty, methodBytes.allSatisfy(ASCII.isTokenChar) else { return .malformedRequestLine }
@@ -173,33 +193,34 @@ private struct RequestLine {
         let target = UnsafeBufferPointer(rebasing: line[(firstSpace + 1)..<secondSpace])
         let versionBytes = line[(secondSpace + 1)...]
         // HTTP-version = "HTTP/" DIGIT "." DIGIT (§2.3): exactly 8 bytes.
-        guard versionBytes.count == 8, versionBytes.starts(with: "HTTP/".utf8),
+        guard versionBytes.count == 8, ASCII.equals(UnsafeBufferPointer(rebasing: versionBytes.prefix(5)), "HTTP/"),
               ASCII.isDigit(line[secondSpace + 6]), line[secondSpace + 7] == UInt8(ascii: "."),
               ASCII.isDigit(line[secondSpace + 8])
         else { return .malformedRequestLine }
         version = HTTPVersion(major: Int(line[secondSpace + 6] - 0x30), minor: Int(line[secondSpace + 8] - 0x30))
         guard version == .http1_1 || version == .http1_0 else { return .unsupportedVersion }
-        method = RequestLine.method(UnsafeBufferPointer(rebasing: methodBytes))
-        return parseTarget(target)
+        method = offset..<(offset + firstSpace)
+        return parseTarget(target, isOptions: ASCII.equals(UnsafeBufferPointer(rebasing: methodBytes), "OPTIONS"), at: offset + firstSpace + 1)
     }
 
-    private static func method(_ bytes: UnsafeBufferPointer<UInt8>) -> HTTPMethod {
-        if bytes.elementsEqual("GET".utf8) { return .get }
-        if bytes.elementsEqual("HEAD".utf8) { return .head }
-        if bytes.elementsEqual("POST".utf8) { return .post }
+    static func method(_ bytes: UnsafeBufferPointer<UInt8>) -> HTTPMethod {
+        if ASCII.equals(bytes, "GET") { return .get }
+        if ASCII.equals(bytes, "HEAD") { return .head }
+        if ASCII.equals(bytes, "POST") { return .post }
         return .other(String(decoding: bytes, as: UTF8.self))
     }
 
-    /// origin-form, absolute-form (`http://` or `https://`), or `*` for OPTIONS (§3.2).
-    private mutating func parseTarget(_ target: UnsafeBufferPointer<UInt8>) -> HTTPProtocolError? {
+    /// origin-form, absolute-form (`http://` or `https://`), or `*` for OPTIONS
+    /// (§3.2); `target` starts at `offset` in the head.
+    private mutating func parseTarget(_ target: UnsafeBufferPointer<UInt8>, isOptions: Bool, at offset: Int) -> HTTPProtocolError? {
         guard !target.isEmpty, target.allSatisfy(ASCII.isTargetChar) else { return .invalidTarget }
         if target[0] == ASCII.slash {
-            splitPathAndQuery(target)
+            splitPathAndQuery(target, at: offset)
             return nil
         }
         if target.count == 1, target[0] == UInt8(ascii: "*") {
-            guard method == .other("OPTIONS") else { return .invalidTarget }
-            path = "*"
+            guard isOptions else { return .invalidTarget }
+            path = offset..<(offset + 1)
             return nil
         }
         for scheme in ["http://", "https://"] where target.count >= scheme.utf8.count
@@ -208,21 +229,17 @@ private struct RequestLine {
             let authorityEnd = rest.firstIndex { $0 == ASCII.slash || $0 == ASCII.question } ?? rest.endIndex
             let authority = rest[..<authorityEnd]
             guard !authority.isEmpty, authority.allSatisfy(ASCII.isAuthorityChar) else { return .invalidTarget }
-            splitPathAndQuery(UnsafeBufferPointer(rebasing: rest[authorityEnd...]))
-            if path.isEmpty { path = "/" }
+            splitPathAndQuery(UnsafeBufferPointer(rebasing: rest[authorityEnd...]), at: offset + authorityEnd)
             return nil
         }
         return .invalidTarget
     }
 
-    private mutating func splitPathAndQuery(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if let question = bytes.firstIndex(of: ASCII.question) {
-            path = String(decoding: bytes[..<question], as: UTF8.self)
-            query = String(decoding: bytes[(question + 1)...], as: UTF8.self)
-        } else {
-            path = String(decoding: bytes, as: UTF8.self)
-            query = ""
-        }
+    /// Notes the path and the query of `bytes`, which start at `offset` in the head.
+    private mutating func splitPathAndQuery(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) {
+        let question = bytes.firstIndex(of: ASCII.question)
+        path = offset..<(offset + (question ?? bytes.count))
+        query = question.map { (offset + $0 + 1)..<(offset + bytes.count) } ?? 0..<0
     }
 }
 
@@ -256,22 +273,22 @@ private struct FieldFacts {
 
     private mutating func note(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> HTTPProtocolError? {
         switch name.count {
-        case 4 where ASCII.equalsIgnoringCase(name, "host".utf8):
+        case 4 where ASCII.equalsIgnoringCase(name, "host"):
             hostCount += 1
             guard value.allSatisfy(ASCII.isAuthorityChar) else { return .invalidHost }
-        case 6 where ASCII.equalsIgnoringCase(name, "expect".utf8):
-            expectsContinue = ASCII.equalsIgnoringCase(value, "100-continue".utf8)
-        case 10 where ASCII.equalsIgnoringCase(name, "connection".utf8):
+        case 6 where ASCII.equalsIgnoringCase(name, "expect"):
+            expectsContinue = ASCII.equalsIgnoringCase(value, "100-continue")
+        case 10 where ASCII.equalsIgnoringCase(name, "connection"):
             for option in value.split(separator: ASCII.comma) {
                 let option = ASCII.trimmingWhitespace(UnsafeBufferPointer(rebasing: option))
-                if ASCII.equalsIgnoringCase(option, "close".utf8) { connectionClose = true }
-                if ASCII.equalsIgnoringCase(option, "keep-alive".utf8) { connectionKeepAlive = true }
+                if ASCII.equalsIgnoringCase(option, "close") { connectionClose = true }
+                if ASCII.equalsIgnoringCase(option, "keep-alive") { connectionKeepAlive = true }
             }
-        case 14 where ASCII.equalsIgnoringCase(name, "content-length".utf8):
+        case 14 where ASCII.equalsIgnoringCase(name, "content-length"):
             return noteContentLength(value)
-        case 17 where ASCII.equalsIgnoringCase(name, "transfer-encoding".utf8):
+        case 17 where ASCII.equalsIgnoringCase(name, "transfer-encoding"):
             // A second field line would make "chunked, chunked": chunked must be applied once (§6.1).
-            guard !chunked, ASCII.equalsIgnoringCase(value, "chunked".utf8) else {
+            guard !chunked, ASCII.equalsIgnoringCase(value, "chunked") else {
                 return .unsupportedTransferEncoding
             }
             chunked = true

@@ -105,6 +105,14 @@ public final class PagedotsService: HTTPHandler {
 
     /// Answers `request`; for an image request, says whether the cache did.
     private func respond(to request: HTTPRequest, responder: HTTPResponder) -> CacheOutcome? {
+        // A URL answered before (only image URLs are remembered, with a path
+        // that was valid) is answered from the cache before its path is read
+        // again: a hit costs a lookup, not a parse.
+        let url = ImageCache.URLKey(ImageCache.SentURL(path: request.path, query: request.query))
+        if request.method == .get || request.method == .head, let answer = cache.answer(for: url) {
+            Self.send(answer, to: request, responder: responder)
+            return .hit
+        }
         // A path that is not listed is 404 whatever the method; a listed one
         // checks the method first.
         guard let endpoint = Endpoint(path: request.path) else {
@@ -124,7 +132,7 @@ public final class PagedotsService: HTTPHandler {
             responder.send(fixedResponse(route, for: request))
             return nil
         case .image(let path):
-            return serveImage(request, path: path, responder: responder)
+            return serveImage(request, url: url, path: path, responder: responder)
         case .carousel:
             return nil
         }
@@ -151,16 +159,13 @@ public final class PagedotsService: HTTPHandler {
         return Representations.Variant(response, coding: ContentCoding.negotiate(for: request), varies: true, entityTag: nil).ok
     }
 
-    /// Answers an image request: from the cache when its URL was answered
-    /// before, else after letting its query through the gate (signature,
-    /// expiry, presets) and validating the path and the parameters, from the
-    /// cache or by drawing the image.
-    private func serveImage(_ request: HTTPRequest, path: Result<PathOptions, ParameterError>, responder: HTTPResponder) -> CacheOutcome {
-        let url = ImageCache.URLKey(ImageCache.SentURL(path: request.path, query: request.query))
-        if let answer = cache.answer(for: url) {
-            Self.send(answer, to: request, responder: responder)
-            return .hit
-        }
+    /// Answers an image request whose URL (`url`) the cache did not know:
+    /// after letting its query through the gate (signature, expiry, presets)
+    /// and validating the path and the parameters, from the cache or by
+    /// drawing the image.
+    private func serveImage(
+        _ request: HTTPRequest, url: ImageCache.URLKey, path: Result<PathOptions, ParameterError>, responder: HTTPResponder
+    ) -> CacheOutcome {
         do throws(ServiceError) {
             let options = try path.mapError { ServiceError.badParameter($0) }.get()
             let now = clock()

@@ -57,7 +57,8 @@ struct ParserFeed {
             switch result {
             case .incomplete:
                 return
-            case .complete(let head):
+            case .complete:
+                let head = buffer.withUnsafeBufferPointer { parser.head(in: $0) }
                 outcomes.append(.head(head))
                 buffer.removeFirst(head.length)
                 parser.reset()

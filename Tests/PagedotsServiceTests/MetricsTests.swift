@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @testable import PagedotsService
 
@@ -22,6 +23,18 @@ import Testing
             #"pagedots_requests_total{route="indicator",status="304"} 1"#,
             #"pagedots_requests_total{route="healthz",status="200"} 1"#,
         ])
+    }
+
+    /// Each thread adds to a lane of its own; a read sums every lane.
+    @Test func countsFromManyThreadsAllAddUp() {
+        let counters = AtomicCounters(count: 3)
+        DispatchQueue.concurrentPerform(iterations: 16) { thread in
+            for _ in 0..<1000 { counters.add(1, at: 1) }
+            counters.add(thread, at: 2)
+        }
+        #expect(counters.load(at: 0) == 0)
+        #expect(counters.load(at: 1) == 16000)
+        #expect(counters.load(at: 2) == (0..<16).reduce(0, +))
     }
 
     @Test func histogramBucketsAreCumulativeAndEndInTheCount() {

@@ -40,9 +40,10 @@ final class Representations: Sendable {
             }
         }
 
-        /// The answer to a request with this `If-None-Match` (nil: none).
-        func response(ifNoneMatch: String?) -> PreparedResponse {
-            guard let notModified, let entityTag, let ifNoneMatch,
+        /// The answer to `request`: `notModified` when its `If-None-Match`
+        /// names this variant (looked for only when the variant has a tag), else `ok`.
+        func response(to request: HTTPRequest) -> PreparedResponse {
+            guard let notModified, let entityTag, let ifNoneMatch = request.header("If-None-Match"),
                   Self.matches(entityTag, ifNoneMatch: ifNoneMatch) else { return ok }
             return notModified
         }
@@ -95,8 +96,9 @@ final class Representations: Sendable {
     /// The answer to `request`: the variant its `Accept-Encoding` picks (read
     /// only when there is a choice), `304` when its `If-None-Match` names it.
     func response(to request: HTTPRequest) -> PreparedResponse {
-        let variant = gzip.flatMap { ContentCoding.negotiate(for: request) == .gzip ? $0 : nil } ?? identity
-        return variant.response(ifNoneMatch: variant.entityTag == nil ? nil : request.header("If-None-Match"))
+        // Each variant is read in place, not copied out: this runs on every hit.
+        if let gzip, ContentCoding.negotiate(for: request) == .gzip { return gzip.response(to: request) }
+        return identity.response(to: request)
     }
 }
 

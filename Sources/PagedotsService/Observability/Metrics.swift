@@ -10,8 +10,8 @@ final class Metrics: HTTPServerObserver {
     private let requests = AtomicCounters(count: Route.allCases.count * Metrics.statusSlots)
     private let requestDuration = Histogram(bounds: Histogram.latencyBounds)
     private let renderDuration = Histogram(bounds: Histogram.latencyBounds)
-    private let cacheHits = Atomic<Int>(0)
-    private let cacheMisses = Atomic<Int>(0)
+    /// Image requests answered from the cache (0) and not (1).
+    private let cacheOutcomes = AtomicCounters(count: 2)
     private let rateLimited = Atomic<Int>(0)
     private let openConnections = Atomic<Int>(0)
     private let logLinesDropped = Atomic<Int>(0)
@@ -38,9 +38,9 @@ final class Metrics: HTTPServerObserver {
 
     // MARK: Service events
 
-    func recordCacheHit() { cacheHits.wrappingAdd(1, ordering: .relaxed) }
+    func recordCacheHit() { cacheOutcomes.add(1, at: 0) }
 
-    func recordCacheMiss() { cacheMisses.wrappingAdd(1, ordering: .relaxed) }
+    func recordCacheMiss() { cacheOutcomes.add(1, at: 1) }
 
     func recordRender(seconds: Double) { renderDuration.observe(seconds) }
 
@@ -63,8 +63,8 @@ final class Metrics: HTTPServerObserver {
         requestDuration.write(name: "pagedots_request_duration_seconds", into: &text)
         text.family("pagedots_render_duration_seconds", "histogram", "Time to draw and encode one image.")
         renderDuration.write(name: "pagedots_render_duration_seconds", into: &text)
-        text.sample("pagedots_cache_hits_total", "counter", "Image requests answered from the cache.", cacheHits.load(ordering: .relaxed))
-        text.sample("pagedots_cache_misses_total", "counter", "Image requests not answered from the cache.", cacheMisses.load(ordering: .relaxed))
+        text.sample("pagedots_cache_hits_total", "counter", "Image requests answered from the cache.", cacheOutcomes.load(at: 0))
+        text.sample("pagedots_cache_misses_total", "counter", "Image requests not answered from the cache.", cacheOutcomes.load(at: 1))
         text.sample("pagedots_cache_evictions_total", "counter", "Cache entries dropped to stay under the budget.", cache.evictions)
         text.sample("pagedots_cache_bytes", "gauge", "Bytes of the responses the cache holds (body and headers).", cache.storedBytes)
         text.sample("pagedots_cache_budget_used_bytes", "gauge",
