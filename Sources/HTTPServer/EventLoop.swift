@@ -474,13 +474,13 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func reportCompletedResponses(_ connection: Connection) {
-        while let response = connection.machine.pointee.takeCompletedResponse() {
+        while var response = connection.machine.pointee.takeCompletedResponse() {
             guard let observer = context.observer else { continue }
             observer.responseSent(label: response.label, status: response.status, seconds: response.seconds)
             // Refusals are always recorded: they are rare, and an error log needs them.
             guard context.settings.keepsAccessRecords || response.problem != nil else { continue }
             observer.accessRecord(HTTPAccessRecord(
-                peer: connection.peerText, request: response.request, status: response.status,
+                peer: connection.peerText, request: response.request.take(), status: response.status,
                 bodyBytes: response.bodyBytes, seconds: response.seconds, label: response.label,
                 problem: response.problem, loop: index
             ))

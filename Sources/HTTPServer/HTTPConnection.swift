@@ -372,7 +372,10 @@ struct HTTPConnection {
     /// The next response whose last byte has been written, oldest first.
     mutating func takeCompletedResponse() -> CompletedResponse? {
         guard queuedHead < queued.count, queued[queuedHead].end <= writtenBytes else { return nil }
+        // The request (kept for an access record) is moved out, not copied.
+        let request = queued[queuedHead].report.request.take()
         var report = queued[queuedHead].report
+        report.request = request
         report.seconds = lastWriteAt.seconds(since: queued[queuedHead].startedAt)
         queuedHead += 1
         if queuedHead == queued.count {
