@@ -49,11 +49,11 @@ final class FrameWriter {
         var bytes: [UInt8]
     }
 
-    /// libimagequant's dithering level for quantised frames (`GIFEncoder.dithering`).
-    private let dithering: Float
+    /// How frames of more than 256 colours are quantised.
+    private let quantizing: QuantizerSettings
 
-    init(file: GIFFileWriter, plan: PalettePlan, isStill: Bool, repeats: PatchRepeats, dithering: Float = 0) {
-        self.dithering = dithering
+    init(file: GIFFileWriter, plan: PalettePlan, isStill: Bool, repeats: PatchRepeats, quantizing: QuantizerSettings) {
+        self.quantizing = quantizing
         self.file = file
         self.repeats = repeats
         self.plan = plan
@@ -313,7 +313,7 @@ final class FrameWriter {
 
     /// A frame with too many colours for one palette, quantised.
     private func writeQuantized(_ patch: FramePatch, delay: Int, disposal: FramePatch.Disposal) {
-        let result = ColorQuantizer.quantize(patch.pixels, width: patch.rect.width, height: patch.rect.height, dithering: dithering)
+        let result = ColorQuantizer.quantize(patch.pixels, width: patch.rect.width, height: patch.rect.height, settings: quantizing)
         if !isStill || result.transparentIndex != nil {
             file.appendGraphicControl(delayCentiseconds: delay, disposal: disposal, transparentIndex: result.transparentIndex)
         }

@@ -25,13 +25,14 @@ public final class GIFEncoder {
     /// replays for such frames, have a limit of their own of the same size.
     /// (Tests set 0, to compare with the files written without.)
     var rememberedPixelLimit = 1 << 16
-    /// How much a frame with more than 256 colours is dithered when it is
-    /// quantised: 0 (none: flat indicator art) to 1 (libimagequant's full
-    /// Floyd–Steinberg: photographs, which band without it).
-    public let dithering: Float
+    /// How a frame with more than 256 colours is quantised.
+    let quantizing: QuantizerSettings
 
-    public init(dithering: Float = 0) {
-        self.dithering = dithering
+    /// An encoder whose frames of more than 256 colours are quantised as
+    /// `quantizing` says: `.flat` for indicator art, `.photographic` for
+    /// carousel slides.
+    public init(quantizing: QuantizerSettings = .flat) {
+        self.quantizing = quantizing
     }
 
     /// The GIF file of an animation of `frameCount` frames of `width × height`.
@@ -110,7 +111,7 @@ public final class GIFEncoder {
         if frameTotal > 1 {
             Self.appendLoop(plays: plays, to: file)
         }
-        let writer = FrameWriter(file: file, plan: plan, isStill: frameTotal == 1, repeats: repeats, dithering: dithering)
+        let writer = FrameWriter(file: file, plan: plan, isStill: frameTotal == 1, repeats: repeats, quantizing: quantizing)
         if keptAll {
             for (patch, colors) in patches {
                 writer.write(patch, colors: colors)
@@ -168,3 +169,4 @@ private struct FrameSource {
         }
     }
 }
+

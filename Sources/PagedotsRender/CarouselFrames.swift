@@ -181,10 +181,12 @@ public final class CarouselFrames {
         let image: RGBAImage
         do {
             switch view {
-            case .slide(let index), .change(let index, _, _):
+            case .slide(let index):
                 image = try pictures.slide(index, minimumSize(of: pictures.slideSizes[index]))
             case .sourceFrame(let index):
                 image = try pictures.sourceFrame(index)
+            case .change:
+                preconditionFailure("a change shows two pictures, each asked for as a slide")
             }
         } catch {
             failure = failure ?? error

@@ -77,11 +77,43 @@ struct CarouselRouteTests {
         #expect(body.hasPrefix("no body: send 2 to 20 parts named slide"))
     }
 
-    @Test("An upload that passes every check is read on an animation thread and, for now, answered 501 with what was read")
-    func readAndNotYetDrawn() {
-        let (status, _, body) = answer(request("/carousel@2x.apng?style=pill", headers: [multipartHeader]), body: threeSlides)
-        #expect(status == 501)
-        #expect(body == "carousel drawing is not built yet: the upload was read (3 slides, the first 32 × 24) for an APNG\n")
+    @Test("An upload that passes every check is drawn on an animation thread: 200, its digest as ETag, no-store")
+    func drawn() {
+        let (status, head, body) = answer(
+            request("/carousel@1x.apng?style=pill&size=2&spacing=2&padding=1&inset=2", headers: [multipartHeader]), body: threeSlides
+        )
+        #expect(status == 200)
+        #expect(head.contains("\r\nContent-Type: image/png\r\n"))
+        #expect(head.contains("\r\nCache-Control: no-store\r\n"))
+        #expect(head.contains("\r\nETag: \""))
+        #expect(body.utf8.count > 8)
+    }
+
+    @Test("SPEC: an indicator that does not fit on the slides is a 400 that says what to lower")
+    func indicatorTooWide() {
+        let (status, _, body) = answer(request("/carousel?style=pill", headers: [multipartHeader]), body: threeSlides)
+        #expect(status == 400)
+        #expect(body == "carousel: must be at least as wide as its indicator (112 pixels); got 32 pixels (lower scale, size, spacing or padding)\n")
+    }
+
+    @Test("SPEC: a carousel takes its client's miss tokens, one per started 1,048,576 pixel-frames; over the limit it is 429")
+    func fairUse() {
+        var configuration = ServiceConfiguration()
+        configuration.clientMissRate = 1
+        // The clock never moves: the bucket's burst of 2 is all there is.
+        let service = PagedotsService(
+            configuration: configuration, renderLanes: RenderLanes(threads: 1, stillQueueLimit: 8, animationQueueLimit: 8), missClock: { 0 }
+        )
+        let answers = RecordedAnswers()
+        var upload = request("/carousel?style=pill&size=2&spacing=2&padding=1&inset=2&scale=1", headers: [multipartHeader])
+        upload.peerAddress = [198, 51, 100, 1]
+        // 32 × 24 pixels and a few dozen frames: one token each.
+        for index in 0..<3 {
+            service.handle(upload, body: HTTPRequestBody(threeSlides), responder: answers.responder("\(index)"))
+            answers.waitFor(1)
+        }
+        #expect((0..<3).map { answers.statuses("\($0)").first ?? 0 } == [200, 200, 429])
+        #expect(answers.head("2").contains("\r\nRetry-After: "))
     }
 
     @Test("The server reads the body of a POST to a carousel path, and no other; with Expect, not when the head is refused")

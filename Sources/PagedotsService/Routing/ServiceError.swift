@@ -11,7 +11,7 @@ enum ServiceError: Error {
     case notFound
     /// A listed path with another method: `allowed` lists those it takes.
     case methodNotAllowed(allowed: String)
-    /// A carousel upload refused (or, until the composition is built, not drawn).
+    /// A carousel upload refused: its parts, or a picture that cannot be read.
     case upload(CarouselUploadError)
     /// The client asked for more new images than `--client-miss-rate`
     /// allows; it may have another in `retryAfter` seconds.
