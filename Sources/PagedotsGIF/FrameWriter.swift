@@ -49,10 +49,10 @@ final class FrameWriter {
         var bytes: [UInt8]
     }
 
-    /// How quantised frames are quantised (`GIFEncoder.photographic`).
-    private let quantizing: (dithering: Float, speed: Int32)
+    /// How frames of more than 256 colours are quantised.
+    private let quantizing: QuantizerSettings
 
-    init(file: GIFFileWriter, plan: PalettePlan, isStill: Bool, repeats: PatchRepeats, quantizing: (dithering: Float, speed: Int32)) {
+    init(file: GIFFileWriter, plan: PalettePlan, isStill: Bool, repeats: PatchRepeats, quantizing: QuantizerSettings) {
         self.quantizing = quantizing
         self.file = file
         self.repeats = repeats
@@ -313,9 +313,7 @@ final class FrameWriter {
 
     /// A frame with too many colours for one palette, quantised.
     private func writeQuantized(_ patch: FramePatch, delay: Int, disposal: FramePatch.Disposal) {
-        let result = ColorQuantizer.quantize(
-            patch.pixels, width: patch.rect.width, height: patch.rect.height, dithering: quantizing.dithering, speed: quantizing.speed
-        )
+        let result = ColorQuantizer.quantize(patch.pixels, width: patch.rect.width, height: patch.rect.height, settings: quantizing)
         if !isStill || result.transparentIndex != nil {
             file.appendGraphicControl(delayCentiseconds: delay, disposal: disposal, transparentIndex: result.transparentIndex)
         }

@@ -25,15 +25,14 @@ public final class GIFEncoder {
     /// replays for such frames, have a limit of their own of the same size.
     /// (Tests set 0, to compare with the files written without.)
     var rememberedPixelLimit = 1 << 16
-    /// How a frame with more than 256 colours is quantised: for indicator
-    /// art (flat colour) undithered, at libimagequant's careful speed; for
-    /// photographs (`photographic`) with full Floyd–Steinberg dithering,
-    /// without which they band, at a speed fit for whole photo frames.
-    let quantizing: (dithering: Float, speed: Int32)
+    /// How a frame with more than 256 colours is quantised.
+    let quantizing: QuantizerSettings
 
-    /// An encoder for indicator art, or, `photographic`, for photographs (carousel slides).
-    public init(photographic: Bool = false) {
-        quantizing = photographic ? (1, ColorQuantizer.photographicSpeed) : (0, ColorQuantizer.speed)
+    /// An encoder whose frames of more than 256 colours are quantised as
+    /// `quantizing` says: `.flat` for indicator art, `.photographic` for
+    /// carousel slides.
+    public init(quantizing: QuantizerSettings = .flat) {
+        self.quantizing = quantizing
     }
 
     /// The GIF file of an animation of `frameCount` frames of `width × height`.

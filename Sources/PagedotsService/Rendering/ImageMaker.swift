@@ -23,8 +23,8 @@ public final class ImageMaker {
     private lazy var svgWriter = SVGWriter()
     private lazy var gifEncoder = GIFEncoder()
     lazy var apngEncoder = APNGEncoder()
-    /// For carousels: their photographs are dithered where quantised.
-    lazy var photoEncoder = GIFEncoder(photographic: true)
+    /// For carousels: their photographs are quantised for photographs.
+    lazy var photoEncoder = GIFEncoder(quantizing: .photographic)
 
     public init() {}
 
