@@ -43,6 +43,9 @@ BASE, OUT = sys.argv[1].rstrip("/"), sys.argv[2]
 SHRINK = int(sys.argv[sys.argv.index("--shrink") + 1]) if "--shrink" in sys.argv else 1
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "examples", "carousel")
 SCALE, INSET = 2, 12
+# The mean difference per channel a GIF's photograph may have from the exact
+# frame (64 colours, half-dithered): different slides differ by 30 and more.
+GIF_TOLERANCE = 6.0
 results = []
 os.makedirs(OUT, exist_ok=True)
 
@@ -197,9 +200,9 @@ def main():
     path = f"/carousel.gif?{query}"
     data = carousel("cut.gif", path, PHOTOS)
     if data:
-        frames = timing_order_and_first_frame("cut.gif", data, photos, 1, 4.0)
+        frames = timing_order_and_first_frame("cut.gif", data, photos, 1, GIF_TOLERANCE)
         blends = max(closest(frame, photos)[1] for frame, _, _ in frames)
-        check(f"cut.gif: every frame shows one slide, no blend (farthest {blends:.2f})", blends <= 4.0)
+        check(f"cut.gif: every frame shows one slide, no blend (farthest {blends:.2f})", blends <= GIF_TOLERANCE)
         change = next(start for frame, start, _ in frames if closest(frame, photos)[0] != 1)
         check(f"cut.gif: slide 1 gives way to slide 2 at once, at {change} ms: within the transition's window "
               f"({DWELL - TRANSITION}-{DWELL} ms), where the indicator moves",
@@ -226,7 +229,7 @@ def main():
               0.2 <= weight <= 0.8 and blend <= 1.5)
     data = carousel("fade.gif", f"/carousel.gif?{query}&change=fade", PHOTOS)
     if data:
-        timing_order_and_first_frame("fade.gif", data, photos, 1, 4.0)
+        timing_order_and_first_frame("fade.gif", data, photos, 1, GIF_TOLERANCE)
 
     # change=push: mid-transition, slide 1 moved left by d, slide 2 entering from the right.
     data = carousel("push.apng", f"/carousel.apng?{query}&change=push", PHOTOS)
@@ -267,7 +270,7 @@ def main():
               total == PAGES * DWELL and loop == 2)
         check("elsewhere.gif: mid-dwell 1, its frame 1 with the indicator on page 1",
               closest(at(frames, DWELL + DWELL // 2), flats)[0] == 1
-              and difference(at(frames, DWELL + DWELL // 2)[indicator_box], expected(flats, 1)[indicator_box]) <= 4.0)
+              and difference(at(frames, DWELL + DWELL // 2)[indicator_box], expected(flats, 1)[indicator_box]) <= GIF_TOLERANCE)
 
     # Refusals, each with its line.
     status, _, body = post("/carousel.gif", PHOTOS[:1])
