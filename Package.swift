@@ -31,18 +31,20 @@ let package = Package(
         // libpng and libjpeg-turbo, each behind a C wrapper: their errors longjmp, which must not cross Swift frames.
         .target(name: "CImageCodecs", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
 
+        // A lock ThreadSanitizer can see (a pthread mutex), for everything threads share.
+        .target(name: "Locking"),
         .target(name: "PagedotsCore"),
         .target(name: "PagedotsRender", dependencies: ["PagedotsCore", "CCairo", "CPango"]),
         .target(name: "PagedotsPNG", dependencies: ["CZlib"]),
         .target(name: "PagedotsGIF", dependencies: ["CGif", "CImageQuant"]),
         .target(name: "PagedotsDecode", dependencies: ["CImageCodecs", "CGif"]),
         .target(name: "MultipartFormData"),
-        .target(name: "HTTPServer", dependencies: ["CLinux"]),
+        .target(name: "HTTPServer", dependencies: ["Locking", "CLinux"]),
         .target(
             name: "PagedotsService",
             dependencies: [
                 "PagedotsCore", "PagedotsRender", "PagedotsPNG", "PagedotsGIF", "PagedotsDecode", "MultipartFormData",
-                "HTTPServer", "CGLib", "CZlib", "CLinux",
+                "HTTPServer", "Locking", "CGLib", "CZlib", "CLinux",
             ]
         ),
         .executableTarget(name: "pagedots", dependencies: ["PagedotsService"]),
@@ -61,10 +63,10 @@ let package = Package(
         .testTarget(name: "PagedotsPNGTests", dependencies: ["PagedotsPNG", "TestSupport"]),
         // giflib's own decoder (CGif) reads the files back: an independent check of the encoder.
         .testTarget(name: "PagedotsGIFTests", dependencies: ["PagedotsGIF", "TestSupport", "CGif"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Locking", "TestSupport"]),
         .testTarget(name: "MultipartFormDataTests", dependencies: ["MultipartFormData"]),
         .testTarget(name: "PagedotsDecodeTests", dependencies: ["PagedotsDecode", "TestSupport"]),
-        .testTarget(name: "PagedotsServiceTests", dependencies: ["PagedotsService", "TestSupport"]),
+        .testTarget(name: "PagedotsServiceTests", dependencies: ["PagedotsService", "Locking", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
