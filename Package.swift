@@ -4,7 +4,7 @@ import PackageDescription
 // The way a request travels is the target list, top to bottom:
 // system-library shims → PagedotsCore (parameters → spec → drawing, pure) →
 // PagedotsRender (drawing → pixels with Cairo, or SVG) → PagedotsPNG (pixels → PNG) and
-// PagedotsGIF (frames → animated GIF) →
+// PagedotsGIF (frames → animated GIF), all four on PagedotsPixels (rectangles, diffs, budgets) →
 // HTTPServer (generic HTTP/1.1 over epoll) → PagedotsService (routes, cache, metrics) →
 // pagedots (the executable). Uploads come in through MultipartFormData (bodies → parts) and
 // PagedotsDecode (PNG, JPEG, GIF → pixels, with libpng and libjpeg-turbo behind CImageCodecs).
@@ -31,23 +31,28 @@ let package = Package(
         // libpng and libjpeg-turbo, each behind a C wrapper: their errors longjmp, which must not cross Swift frames.
         .target(name: "CImageCodecs", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
 
-        .target(name: "PagedotsCore"),
-        .target(name: "PagedotsRender", dependencies: ["PagedotsCore", "CCairo", "CPango"]),
-        .target(name: "PagedotsPNG", dependencies: ["CZlib"]),
-        .target(name: "PagedotsGIF", dependencies: ["CGif", "CImageQuant"]),
+        // A lock ThreadSanitizer can see (a pthread mutex), for everything threads share.
+        .target(name: "Locking"),
+        .target(name: "PagedotsCore", dependencies: ["PagedotsPixels"]),
+        // What the renderer and the encoders share: pixel rectangles, the search for what changed
+        // between two frames, cache keys, and the memory budget of their caches of repeated work.
+        .target(name: "PagedotsPixels"),
+        .target(name: "PagedotsRender", dependencies: ["PagedotsCore", "PagedotsPixels", "CCairo", "CPango"]),
+        .target(name: "PagedotsPNG", dependencies: ["PagedotsPixels", "CZlib"]),
+        .target(name: "PagedotsGIF", dependencies: ["PagedotsPixels", "CGif", "CImageQuant"]),
         .target(name: "PagedotsDecode", dependencies: ["CImageCodecs", "CGif"]),
         .target(name: "MultipartFormData"),
-        .target(name: "HTTPServer", dependencies: ["CLinux"]),
+        .target(name: "HTTPServer", dependencies: ["Locking", "CLinux"]),
         .target(
             name: "PagedotsService",
             dependencies: [
-                "PagedotsCore", "PagedotsRender", "PagedotsPNG", "PagedotsGIF", "PagedotsDecode", "MultipartFormData",
-                "HTTPServer", "CGLib", "CZlib", "CLinux",
+                "PagedotsCore", "PagedotsPixels", "PagedotsRender", "PagedotsPNG", "PagedotsGIF", "PagedotsDecode", "MultipartFormData",
+                "HTTPServer", "Locking", "CGLib", "CZlib", "CLinux",
             ]
         ),
         .executableTarget(name: "pagedots", dependencies: ["PagedotsService"]),
         // Drives the scripts under bench/: times the pipeline's steps in-process.
-        .executableTarget(name: "pagedots-bench", dependencies: ["PagedotsService", "PagedotsGIF", "CCairo"]),
+        .executableTarget(name: "pagedots-bench", dependencies: ["PagedotsService", "PagedotsPixels", "PagedotsGIF", "CCairo"]),
 
         // Test-only helpers shared by the test targets (a PNG decoder, a GIF reader on giflib, image
         // comparison, the real binary as a server, an HTTP client).
@@ -55,16 +60,17 @@ let package = Package(
         .testTarget(name: "PagedotsCoreTests", dependencies: ["PagedotsCore"]),
         .testTarget(
             name: "PagedotsRenderTests",
-            dependencies: ["PagedotsRender", "PagedotsPNG", "TestSupport"],
+            dependencies: ["PagedotsRender", "PagedotsPixels", "PagedotsPNG", "TestSupport"],
             resources: [.copy("Goldens")]
         ),
-        .testTarget(name: "PagedotsPNGTests", dependencies: ["PagedotsPNG", "TestSupport"]),
+        .testTarget(name: "PagedotsPixelsTests", dependencies: ["PagedotsPixels"]),
+        .testTarget(name: "PagedotsPNGTests", dependencies: ["PagedotsPNG", "PagedotsPixels", "TestSupport"]),
         // giflib's own decoder (CGif) reads the files back: an independent check of the encoder.
-        .testTarget(name: "PagedotsGIFTests", dependencies: ["PagedotsGIF", "TestSupport", "CGif"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "PagedotsGIFTests", dependencies: ["PagedotsGIF", "PagedotsPixels", "TestSupport", "CGif"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Locking", "TestSupport"]),
         .testTarget(name: "MultipartFormDataTests", dependencies: ["MultipartFormData"]),
         .testTarget(name: "PagedotsDecodeTests", dependencies: ["PagedotsDecode", "TestSupport"]),
-        .testTarget(name: "PagedotsServiceTests", dependencies: ["PagedotsService", "TestSupport"]),
+        .testTarget(name: "PagedotsServiceTests", dependencies: ["PagedotsService", "Locking", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

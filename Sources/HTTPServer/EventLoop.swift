@@ -1,4 +1,5 @@
 import CLinux
+import Locking
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -109,7 +110,7 @@ final class EventLoop: @unchecked Sendable {
     private static let wakeTag = UInt64.max - 1
 
     // Shared with other threads.
-    private let mailbox = Mutex(Mailbox())
+    private let mailbox = Locked(Mailbox())
     private let wakeDescriptor: Int32
     private let ownerThread = Atomic<UInt>(0)
     /// Responses may be in the mailbox: an awake loop takes them without a wake-up.

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Locking
 
 /// Why the server could not start, in one line.
 public struct HTTPServerError: Error, CustomStringConvertible, Sendable {
@@ -23,7 +23,7 @@ public final class HTTPServer: Sendable {
 
     private let configuration: HTTPServerConfiguration
     private let context: ServerContext
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Entered once per running loop thread; left when the thread ends.
     private let running = DispatchGroup()
 

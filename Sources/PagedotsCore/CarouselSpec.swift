@@ -1,3 +1,5 @@
+import PagedotsPixels
+
 /// What a carousel is made of, as far as its timing and size go: slides, or
 /// a carousel GIF made elsewhere (read from their headers, not decoded).
 public enum CarouselSource: Hashable, Sendable {
@@ -43,32 +45,17 @@ public struct CarouselSpec: Hashable, Sendable {
     public var format: ImageFormat { indicator.format }
 }
 
-/// A box of whole pixels.
-public struct PixelBox: Hashable, Sendable {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-}
-
 /// Where a carousel's parts lie on its canvas, in pixels: the slides, the
 /// indicator's image (its padding included), and the band it has of its own
 /// with `place=below` or `above`.
 public struct CarouselLayout: Hashable, Sendable {
     public var width: Int
     public var height: Int
-    public var slides: PixelBox
+    public var slides: PixelRect
     /// The indicator's image: the capsule `backdrop` fills, with `place=over`.
-    public var indicator: PixelBox
+    public var indicator: PixelRect
     /// With `place=below` or `above`: the band, filled with `bg` (`matte` when `bg` is transparent).
-    public var band: PixelBox?
+    public var band: PixelRect?
 
     /// The most pixels a carousel has (SPEC: e.g. 1536 × 1536).
     public static let maxArea = 2_359_296
@@ -92,16 +79,16 @@ public struct CarouselLayout: Hashable, Sendable {
         switch spec.composition.place {
         case .over:
             height = slideHeight
-            slides = PixelBox(x: 0, y: 0, width: slideWidth, height: slideHeight)
+            slides = PixelRect(x: 0, y: 0, width: slideWidth, height: slideHeight)
             band = nil
             let inset = Int((spec.composition.inset * scale).rounded(.toNearestOrAwayFromZero))
             if spec.indicator.direction.isVertical {
-                indicator = PixelBox(
+                indicator = PixelRect(
                     x: slideWidth - inset - indicatorSize.width, y: (slideHeight - indicatorSize.height) / 2,
                     width: indicatorSize.width, height: indicatorSize.height
                 )
             } else {
-                indicator = PixelBox(
+                indicator = PixelRect(
                     x: centredX, y: slideHeight - inset - indicatorSize.height, width: indicatorSize.width, height: indicatorSize.height
                 )
             }
@@ -114,9 +101,9 @@ public struct CarouselLayout: Hashable, Sendable {
         case .below, .above:
             height = slideHeight + indicatorSize.height
             let bandY = spec.composition.place == .below ? slideHeight : 0
-            band = PixelBox(x: 0, y: bandY, width: slideWidth, height: indicatorSize.height)
-            slides = PixelBox(x: 0, y: bandY == 0 ? indicatorSize.height : 0, width: slideWidth, height: slideHeight)
-            indicator = PixelBox(x: centredX, y: bandY, width: indicatorSize.width, height: indicatorSize.height)
+            band = PixelRect(x: 0, y: bandY, width: slideWidth, height: indicatorSize.height)
+            slides = PixelRect(x: 0, y: bandY == 0 ? indicatorSize.height : 0, width: slideWidth, height: slideHeight)
+            indicator = PixelRect(x: centredX, y: bandY, width: indicatorSize.width, height: indicatorSize.height)
         }
         guard width * height <= Self.maxArea else {
             throw ParameterError(

@@ -75,7 +75,8 @@ struct ColorQuantizer {
             if let entries = liq_get_palette(result) {
                 let count = Int(entries.pointee.count)
                 withUnsafeBytes(of: entries.pointee.entries) { raw in
-                    for color in raw.bindMemory(to: liq_color.self).prefix(count) {
+                    for index in 0..<count {
+                        let color = raw.load(fromByteOffset: index * MemoryLayout<liq_color>.stride, as: liq_color.self)
                         palette.append((UInt32(color.r) | UInt32(color.g) << 8 | UInt32(color.b) << 16, color.a >= 128))
                     }
                 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PagedotsPixels
 
 /// Turns the input frames, one at a time, into the frames of the GIF: each
 /// one only the rectangle that changed since what the decoder shows, input
@@ -22,8 +23,8 @@ struct FrameDiffer {
     /// Whether the animation plays more than once: then the last frame also
     /// clears what must be transparent when the first frame comes back.
     private let loops: Bool
-    /// The most pixels that recorded steps may hold.
-    private let recordedPixelLimit: Int
+    /// What recorded steps may hold (`CacheBudget.Cache.steps`).
+    private let budget: CacheBudget
 
     /// The last input frame's bytes (shared with the caller's first frame,
     /// then a copy of our own).
@@ -37,15 +38,15 @@ struct FrameDiffer {
     /// The new input frame composited, over the rows and columns that changed.
     private var scratch: [CanvasPixel] = []
     /// The frame not yet handed out: where it differs from `display`, and its delay.
-    private var pending: (changed: PixelRect?, delayMilliseconds: Int)?
+    private var pending: (changed: PixelRect, delayMilliseconds: Int)?
     /// How many patches were handed out.
     private var handedOut = 0
-    /// The steps recorded, while their pixels fit `recordedPixelLimit`.
+    /// The steps recorded, while their pixels fit the budget.
     private var steps: [Step] = []
     /// Per shape, the last step recorded of it.
     private var lastSteps: [Step.Shape: Int] = [:]
-    /// The pixels that `steps` hold.
-    private var recordedPixels = 0
+    /// The bytes that `steps` took from the budget.
+    private var recordedBytes = 0
 
     /// What a frame that changed the picture did (a step), kept so that a
     /// later frame that starts from the same pixels elsewhere does it again
@@ -77,7 +78,7 @@ struct FrameDiffer {
         var patch: FramePatch
         var patchNumber: Int
         /// The new pending rectangle.
-        var nextPending: PixelRect?
+        var nextPending: PixelRect
         /// The step recorded before it with the same shape.
         var previousOfShape: Int? = nil
 
@@ -98,14 +99,14 @@ struct FrameDiffer {
         }
     }
 
-    /// `recordedPixelLimit`: the most pixels that steps recorded to be
-    /// replayed may hold (0: none are).
-    init(width: Int, height: Int, matte: Matte, loops: Bool, recordedPixelLimit: Int) {
+    /// Steps recorded to be replayed take their memory from `budget`
+    /// (`.steps`), until `forgetSteps()`.
+    init(width: Int, height: Int, matte: Matte, loops: Bool, budget: CacheBudget) {
         self.width = width
         self.height = height
         self.matte = matte
         self.loops = loops
-        self.recordedPixelLimit = recordedPixelLimit
+        self.budget = budget
         target = [CanvasPixel](repeating: .clear, count: width * height)
         display = target
     }
@@ -120,10 +121,10 @@ struct FrameDiffer {
             previousInput = input
             return nil
         }
-        let box = Self.changedRect(from: previousInput, to: input, width: width, within: bounds)
-        assert(box == Self.changedRect(from: previousInput, to: input, width: width, within: PixelRect(x: 0, y: 0, width: width, height: height)),
+        let box = PixelRect.changed(from: previousInput, to: input, width: width, within: bounds)
+        assert(box == PixelRect.changed(from: previousInput, to: input, width: width, within: PixelRect(x: 0, y: 0, width: width, height: height)),
                "the frame changed outside \(bounds)")
-        guard let box else {
+        guard !box.isEmpty else {
             self.pending = (pending.changed, Self.addDelays(pending.delayMilliseconds, delay))
             return nil
         }
@@ -136,32 +137,32 @@ struct FrameDiffer {
                 previousInput.withUnsafeMutableBytes { Self.copy(box, width: width, from: input.baseAddress!, to: $0.baseAddress!) }
             }
         }
-        if let pendingRect = pending.changed, let (step, dx, dy) = recordedStep(startingFrom: input, box: box, pending: pendingRect) {
+        if !pending.changed.isEmpty, let (step, dx, dy) = recordedStep(startingFrom: input, box: box, pending: pending.changed) {
             return replay(step, movedBy: dx, dy, pendingDelay: pending.delayMilliseconds, delay: delay)
         }
         let (changed, cleared) = compositeIntoScratch(input, over: box)
-        guard let changed else {
+        guard !changed.isEmpty else {
             // Different bytes, the same picture (e.g. another colour at alpha 0).
             self.pending = (pending.changed, Self.addDelays(pending.delayMilliseconds, delay))
             return nil
         }
         // (The first frame's step is not recorded: hardly a later step starts
         // from a whole canvas pending over a clear display.)
-        let start = handedOut > 0 ? pending.changed.flatMap { startingPixels(input, box: box, pending: $0) } : nil
+        let start = handedOut > 0 && !pending.changed.isEmpty ? startingPixels(input, box: box, pending: pending.changed) : nil
         let patch = complete(clearing: cleared)
         scratch.withUnsafeBytes { scratch in
             target.withUnsafeMutableBytes { Self.copy(box, width: width, from: scratch.baseAddress!, packed: true, to: $0.baseAddress!) }
         }
         // The new target differs from the display only where it changed, and
         // where the frame just handed out clears its rectangle.
-        var differences = BoundingBox()
+        var differences = PixelBounds()
         addDifferences(in: changed, to: &differences)
         if patch.disposal == .clear {
             addDifferences(in: patch.rect, to: &differences)
         }
         self.pending = (differences.rect, delay)
-        if let start, let pendingRect = pending.changed {
-            record(Step(box: box, pending: pendingRect, pixels: start, patch: patch, patchNumber: handedOut - 1, nextPending: differences.rect))
+        if let start {
+            record(Step(box: box, pending: pending.changed, pixels: start, patch: patch, patchNumber: handedOut - 1, nextPending: differences.rect))
         }
         return patch
     }
@@ -169,11 +170,11 @@ struct FrameDiffer {
     /// The pixels that the step of `input` (changed inside `box`, the
     /// pending frame's rectangle `pending`) starts from and makes, as a
     /// `Step` holds them, once composited into `scratch`; nil when the step
-    /// and its patch (at most its reach) would not fit the limit.
+    /// and its patch (at most its reach) would not fit the budget.
     private func startingPixels(_ input: [UInt8], box: PixelRect, pending: PixelRect) -> [UInt32]? {
         let reach = box.union(pending)
         let count = reach.area + 2 * box.area + pending.area
-        guard recordedPixels + count + reach.area <= recordedPixelLimit else { return nil }
+        guard budget.fits(4 * (count + reach.area), for: .steps) else { return nil }
         return [UInt32](unsafeUninitializedCapacity: count) { pixels, initialized in
             var next = UnsafeMutableRawPointer(pixels.baseAddress!)
             func take(_ canvas: UnsafeRawBufferPointer, over rect: PixelRect, packed: Bool = false) {
@@ -193,8 +194,20 @@ struct FrameDiffer {
         let shape = Step.Shape(box: step.box, pending: step.pending)
         step.previousOfShape = lastSteps[shape]
         lastSteps[shape] = steps.count
-        recordedPixels += step.pixels.count + step.patch.pixels.count
+        let bytes = 4 * (step.pixels.count + step.patch.pixels.count)
+        // Fits: `startingPixels` counted the patch as its reach, at least its size.
+        guard budget.take(bytes, for: .steps) else { return }
+        recordedBytes += bytes
         steps.append(step)
+    }
+
+    /// Drops the steps recorded and gives their memory back (the differ
+    /// goes on without recording more if it is used again).
+    mutating func forgetSteps() {
+        budget.giveBack(recordedBytes, for: .steps)
+        recordedBytes = 0
+        steps = []
+        lastSteps = [:]
     }
 
     /// A recorded step that started from the pixels that the step of `input`
@@ -235,7 +248,7 @@ struct FrameDiffer {
             let composited = stored.baseAddress! + 4 * (step.reach.area + step.box.area + step.pending.area)
             target.withUnsafeMutableBytes { Self.copy(box, width: width, from: composited, packed: true, to: $0.baseAddress!) }
         }
-        pending = (step.nextPending?.moved(by: dx, dy), delay)
+        pending = (step.nextPending.moved(by: dx, dy), delay)
         handedOut += 1
         return FramePatch(rect: rect, disposal: step.patch.disposal, delayMilliseconds: pendingDelay, pixels: step.patch.pixels, sameAs: step.patchNumber)
     }
@@ -252,7 +265,7 @@ struct FrameDiffer {
     /// The last frame, or nil when no frame came.
     mutating func finish() -> FramePatch? {
         guard pending != nil else { return nil }
-        var cleared = BoundingBox()
+        var cleared = PixelBounds()
         if loops {
             // The first frame draws over the last one in decoders that do not
             // clear the canvas when they start over.
@@ -285,16 +298,16 @@ struct FrameDiffer {
 
     /// Composites `input` over `box` into `scratch`; returns the rectangles of
     /// the pixels that differ from the target, and of those that go from
-    /// opaque to transparent (nil when none).
+    /// opaque to transparent (`.empty` when none).
     ///
     /// The target is always the previous input composited, so a pixel whose
     /// input bytes did not change is the target's; and a `Compositor`
     /// remembers each composite for the next pixel.
-    private mutating func compositeIntoScratch(_ input: [UInt8], over box: PixelRect) -> (changed: PixelRect?, cleared: PixelRect?) {
+    private mutating func compositeIntoScratch(_ input: [UInt8], over box: PixelRect) -> (changed: PixelRect, cleared: PixelRect) {
         if scratch.count < box.area {
             scratch = [CanvasPixel](repeating: .clear, count: box.area)
         }
-        var changed = BoundingBox(), cleared = BoundingBox()
+        var changed = PixelBounds(), cleared = PixelBounds()
         input.withUnsafeBytes { bytes in
             previousInput.withUnsafeBytes { previous in
                 scratch.withUnsafeMutableBufferPointer { scratch in
@@ -339,7 +352,7 @@ struct FrameDiffer {
     }
 
     /// Takes in the pixels of `rect` where the target differs from the display.
-    private func addDifferences(in rect: PixelRect, to box: inout BoundingBox) {
+    private func addDifferences(in rect: PixelRect, to box: inout PixelBounds) {
         target.withUnsafeBufferPointer { target in
             display.withUnsafeBufferPointer { display in
                 for y in rect.y..<rect.maxY {
@@ -358,11 +371,12 @@ struct FrameDiffer {
     /// Hands out the pending frame: its changed rectangle grown to hold
     /// `cleared` (pixels that must be transparent in the next frame), which
     /// it then clears. Updates the display to what the decoder shows after it.
-    private mutating func complete(clearing cleared: PixelRect?) -> FramePatch {
-        let (changed, delay) = pending ?? (nil, 0)
+    private mutating func complete(clearing cleared: PixelRect) -> FramePatch {
+        let (changed, delay) = pending ?? (.empty, 0)
         // A frame that changes nothing still needs a pixel in a GIF.
-        let rect = changed.union(cleared) ?? PixelRect(x: 0, y: 0, width: 1, height: 1)
-        let disposal: FramePatch.Disposal = cleared == nil ? .keep : .clear
+        let grown = changed.union(cleared)
+        let rect = grown.isEmpty ? PixelRect(x: 0, y: 0, width: 1, height: 1) : grown
+        let disposal: FramePatch.Disposal = cleared.isEmpty ? .keep : .clear
         let pixels = [PatchPixel](unsafeUninitializedCapacity: rect.area) { pixels, initialized in
             target.withUnsafeBufferPointer { target in
                 display.withUnsafeBufferPointer { display in
@@ -417,49 +431,6 @@ struct FrameDiffer {
     private static func equal(_ rect: PixelRect, width: Int, in canvas: UnsafeRawPointer, packed: UnsafeRawPointer) -> Bool {
         (0..<rect.height).allSatisfy { row in
             memcmp(canvas + 4 * ((rect.y + row) * width + rect.x), packed + 4 * row * rect.width, 4 * rect.width) == 0
-        }
-    }
-
-    /// The smallest rectangle holding every pixel whose bytes differ between
-    /// two frames, all of which lie inside `bounds`; nil when there are none.
-    static func changedRect(from old: [UInt8], to new: [UInt8], width: Int, within bounds: PixelRect) -> PixelRect? {
-        old.withUnsafeBytes { old in
-            new.withUnsafeBytes { new in
-                guard let oldBase = old.baseAddress, let newBase = new.baseAddress, old.count == new.count, bounds.area > 0 else { return nil }
-                let rowBytes = width * 4
-                // Each row from the bounds' left edge.
-                func rowDiffers(_ y: Int) -> Bool {
-                    let start = y * rowBytes + bounds.x * 4
-                    return memcmp(oldBase + start, newBase + start, bounds.width * 4) != 0
-                }
-                var top = bounds.y
-                while top < bounds.maxY && !rowDiffers(top) { top += 1 }
-                guard top < bounds.maxY else { return nil }
-                var bottom = bounds.maxY - 1
-                while !rowDiffers(bottom) { bottom -= 1 }
-                // Narrow the columns from both sides: each row only has to be
-                // searched where the box does not already reach.
-                var left = bounds.maxX, right = bounds.x - 1
-                for y in top...bottom {
-                    let oldRow = oldBase + y * rowBytes, newRow = newBase + y * rowBytes
-                    func same(_ x: Int) -> Bool {
-                        oldRow.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self) == newRow.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
-                    }
-                    func sameFour(_ x: Int) -> Bool {
-                        oldRow.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt32>.self) == newRow.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt32>.self)
-                    }
-                    // Four pixels at a time, then one.
-                    var x = bounds.x
-                    while x + 4 <= left && sameFour(x) { x += 4 }
-                    while x < left && same(x) { x += 1 }
-                    left = x
-                    var last = bounds.maxX - 1
-                    while last - 4 >= right && sameFour(last - 3) { last -= 4 }
-                    while last > right && same(last) { last -= 1 }
-                    right = last
-                }
-                return PixelRect(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
-            }
         }
     }
 }

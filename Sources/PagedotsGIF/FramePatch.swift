@@ -1,3 +1,5 @@
+import PagedotsPixels
+
 /// One frame of the GIF as `FrameDiffer` plans it: the rectangle it covers,
 /// what is in it, how long it shows and what happens to it afterwards.
 struct FramePatch {

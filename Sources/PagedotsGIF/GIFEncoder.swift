@@ -1,3 +1,5 @@
+import PagedotsPixels
+
 /// Writes an animation as a small animated GIF. Keeps scratch buffers
 /// between calls, so it is not `Sendable`: use one per thread.
 ///
@@ -18,21 +20,23 @@ public final class GIFEncoder {
     /// would sit on top of a full cache: docs/performance.md, "Memory").
     /// (Tests lower it.)
     var storedPixelLimit: (_ framePixels: Int) -> Int = { max(2 * $0, 1 << 17) }
-    /// How many patch pixels the first pass may keep to find frames that
-    /// repeat an earlier one, which are then neither counted nor compressed
-    /// again (docs/gif.md, "Repeated frames"): 2^16 (256 KiB; the default
-    /// pill's patches are 46 K pixels). The differ's recorded steps, which it
-    /// replays for such frames, have a limit of their own of the same size.
-    /// (Tests set 0, to compare with the files written without.)
-    var rememberedPixelLimit = 1 << 16
+    /// What the first pass may keep to find frames that repeat an earlier
+    /// one, which are then neither counted nor compressed again (docs/gif.md,
+    /// "Repeated frames"): the patches (`.patches`) and the differ's recorded
+    /// steps, which it replays for such frames (`.steps`), each given back
+    /// when the encoding ends. (Tests allow 0, to compare with the files
+    /// written without.)
+    let budget: CacheBudget
     /// How a frame with more than 256 colours is quantised.
     let quantizing: QuantizerSettings
 
     /// An encoder whose frames of more than 256 colours are quantised as
-    /// `quantizing` says: `.flat` for indicator art, `.photographic` for
-    /// carousel slides.
-    public init(quantizing: QuantizerSettings = .flat) {
+    /// `quantizing` says (`.flat` for indicator art, `.photographic` for
+    /// carousel slides), and whose caches of repeated work take their
+    /// memory from `budget` (one of its own when none is given).
+    public init(quantizing: QuantizerSettings = .flat, budget: CacheBudget = CacheBudget()) {
         self.quantizing = quantizing
+        self.budget = budget
     }
 
     /// The GIF file of an animation of `frameCount` frames of `width × height`.
@@ -76,11 +80,12 @@ public final class GIFEncoder {
         // what they draw) while they fit.
         let storedPixelLimit = storedPixelLimit(width * height)
         var census = ColorCensus()
-        var repeats = PatchRepeats(pixelLimit: rememberedPixelLimit)
+        var repeats = PatchRepeats(budget: budget)
+        defer { repeats.forget() }
         var reader = PatchColorReader()
         var patches: [(patch: FramePatch, colors: PatchColors?)] = []
         var storedPixels = 0
-        frames.forEachPatch(of: frameAt, changedBoxAt: changedBoxAt, matte: matte, loops: loops, recordedPixelLimit: rememberedPixelLimit) { patch in
+        frames.forEachPatch(of: frameAt, changedBoxAt: changedBoxAt, matte: matte, loops: loops, budget: budget) { patch in
             // A repeat draws what its original draws, and is written as it was.
             let original = repeats.add(patch)
             let colors = original == nil ? reader.read(patch) : nil
@@ -117,7 +122,7 @@ public final class GIFEncoder {
                 writer.write(patch, colors: colors)
             }
         } else {
-            frames.forEachPatch(of: frameAt, changedBoxAt: changedBoxAt, matte: matte, loops: loops, recordedPixelLimit: rememberedPixelLimit) {
+            frames.forEachPatch(of: frameAt, changedBoxAt: changedBoxAt, matte: matte, loops: loops, budget: budget) {
                 writer.write($0)
             }
         }
@@ -143,12 +148,15 @@ private struct FrameSource {
     let count: Int
 
     /// Hands every frame that `frameAt` gives, as planned, to `body`, in order
-    /// (each searched for changes inside the box `changedBoxAt` gives, if any).
+    /// (each searched for changes inside the box `changedBoxAt` gives, if
+    /// any), the differ's recorded steps taking their memory from `budget`
+    /// for the pass.
     func forEachPatch(
         of frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int), changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)?,
-        matte: Matte, loops: Bool, recordedPixelLimit: Int, _ body: (FramePatch) -> Void
+        matte: Matte, loops: Bool, budget: CacheBudget, _ body: (FramePatch) -> Void
     ) {
-        var differ = FrameDiffer(width: width, height: height, matte: matte, loops: loops, recordedPixelLimit: recordedPixelLimit)
+        var differ = FrameDiffer(width: width, height: height, matte: matte, loops: loops, budget: budget)
+        defer { differ.forgetSteps() }
         let byteCount = width * height * 4
         let canvas = PixelRect(x: 0, y: 0, width: width, height: height)
         if count <= 0 {
@@ -158,7 +166,7 @@ private struct FrameSource {
         for index in 0..<max(count, 0) {
             let frame = frameAt(index)
             precondition(frame.pixels.count == byteCount, "frame \(index) has \(frame.pixels.count) bytes, not \(width)×\(height)×4")
-            let box = index > 0 ? changedBoxAt(index).map { PixelRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height).clipped(to: canvas) } : nil
+            let box = index > 0 ? changedBoxAt(index).map { PixelRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height).intersection(canvas) } : nil
             let delay = min(max(frame.delayMilliseconds, 0), FrameDiffer.maxDelayMilliseconds)
             if let patch = differ.add(frame.pixels, changedWithin: box ?? canvas, delayMilliseconds: delay) {
                 body(patch)

@@ -1,4 +1,5 @@
 import CGif
+import PagedotsPixels
 
 /// A GIF file written by giflib's encoder (`EGif…`) into memory: the screen
 /// descriptor and global palette, the NETSCAPE2.0 loop extension, graphic

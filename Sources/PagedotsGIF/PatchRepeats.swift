@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import PagedotsPixels
 
 /// Which frames repeat an earlier frame's patch: the same pixels in a
 /// rectangle of the same width, wherever it lies (each move between two
@@ -19,54 +17,27 @@ struct PatchRepeats {
     private var repeated: [Bool] = []
     /// Per frame, in order: whether its pixels are a key of `firsts`.
     private var isFirst: [Bool] = []
-    /// The first frame of each patch seen, while their pixels fit `pixelLimit`.
+    /// The first frame of each patch seen, while the budget holds their pixels.
     private var firsts: [Key: Int] = [:]
-    /// The patch pixels held as keys of `firsts`.
-    private var keptPixels = 0
-    /// The most patch pixels `firsts` holds.
-    let pixelLimit: Int
+    /// The bytes that the keys of `firsts` took from the budget (`.patches`).
+    private var keptBytes = 0
+    private let budget: CacheBudget
 
-    /// A patch's pixels and width, with its hash made once.
-    private struct Key: Hashable {
-        var pixels: [PatchPixel]
-        var width: Int
-        var hash: Int
+    /// A patch's pixels, and its width: two pixels in every six hashed (and
+    /// the size), since hashing all of them costs more than it saves.
+    private typealias Key = DigestKey<PatchPixel>
 
-        init(_ patch: FramePatch) {
-            pixels = patch.pixels
-            width = patch.rect.width
-            // Every `hashStride`th pixel (and the size): hashing all of them
-            // costs more than it saves, and equal hashes still compare every pixel.
-            var hash = UInt64(truncatingIfNeeded: pixels.count) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: width)
-            pixels.withUnsafeBufferPointer { pixels in
-                for position in stride(from: 0, to: pixels.count, by: Self.hashStride) {
-                    hash = (hash ^ UInt64(pixels[position])) &* 0x9E37_79B9_7F4A_7C15
-                }
-            }
-            self.hash = Int(truncatingIfNeeded: hash ^ hash >> 29)
-        }
-
-        /// Pixels apart from one hashed to the next: odd, so that columns
-        /// vary from row to row.
-        static let hashStride = 7
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(hash)
-        }
-
-        static func == (a: Key, b: Key) -> Bool {
-            a.hash == b.hash && a.width == b.width && a.pixels.count == b.pixels.count && a.pixels.withUnsafeBytes { aBytes in
-                b.pixels.withUnsafeBytes { bBytes in
-                    guard let a = aBytes.baseAddress, let b = bBytes.baseAddress else { return true }
-                    return memcmp(a, b, aBytes.count) == 0
-                }
-            }
-        }
+    /// Finds repeats among the patches that `budget` holds (`.patches`),
+    /// until `forget()`.
+    init(budget: CacheBudget) {
+        self.budget = budget
     }
 
-    /// Finds repeats among patches of up to `pixelLimit` pixels in all (0: none).
-    init(pixelLimit: Int) {
-        self.pixelLimit = pixelLimit
+    /// Gives back the memory of the patches held (the answers stay).
+    mutating func forget() {
+        firsts = [:]
+        budget.giveBack(keptBytes, for: .patches)
+        keptBytes = 0
     }
 
     /// Takes the next frame's patch; returns the earlier frame it repeats, if any.
@@ -86,20 +57,21 @@ struct PatchRepeats {
             }
             return first
         }
-        let fits = keptPixels + patch.pixels.count <= pixelLimit
+        let bytes = 4 * patch.pixels.count
+        let fits = budget.fits(bytes, for: .patches)
         guard fits || !firsts.isEmpty else {
             originals.append(nil)
             return nil
         }
-        let key = Key(patch)
+        let key = Key(patch.pixels, tag: patch.rect.width, stride: 3)
         if let first = firsts[key] {
             originals.append(first)
             repeated[first] = true
             return first
         }
         originals.append(nil)
-        if fits {
-            keptPixels += patch.pixels.count
+        if fits && budget.take(bytes, for: .patches) {
+            keptBytes += bytes
             firsts[key] = number
             isFirst[number] = true
         }

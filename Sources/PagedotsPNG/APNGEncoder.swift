@@ -1,3 +1,5 @@
+import PagedotsPixels
+
 /// Writes an animation as a small APNG. Keeps a zlib stream and scratch
 /// buffers between calls, so it is not `Sendable`: use one per thread.
 ///
@@ -11,24 +13,26 @@
 /// smallest data; compositing the frames as the APNG specification says
 /// gives back exactly the input frames. docs/png.md has the details.
 public final class APNGEncoder {
-    /// Changed regions kept from the first pass, in bytes, so that the
-    /// second pass need not ask for the frames again: 1 MiB, at least twice what the
-    /// pill, progress and fraction animations keep; one near the limits
-    /// (1.6 MiB at 4x) is drawn again at no measurable cost rather than hold
-    /// its changes on top of a full cache (docs/performance.md, "Memory").
-    static let keptChangeByteLimit = 1 << 20
-    private let compressor = CandidateCompressor(mode: .animation)
-    private let keptChangeByteLimit: Int
+    /// What the encoder keeps of repeated work: the changed regions of the
+    /// first pass, so that the second pass need not ask for the frames again
+    /// (`.images`, all of them or none, given back when the encoding ends:
+    /// the default 1 MiB is at least twice what the pill, progress and
+    /// fraction animations keep; one near the limits, 1.6 MiB at 4x, is
+    /// drawn again at no measurable cost rather than hold its changes on top
+    /// of a full cache: docs/performance.md, "Memory"), and the zlib streams
+    /// of the regions compressed (`.streams`, until the budget is reset).
+    private let budget: CacheBudget
+    private let compressor: CandidateCompressor
+    /// Whether the budget is the encoder's own, reset after each animation;
+    /// else whoever gave it resets it.
+    private let ownsBudget: Bool
 
-    public init() {
-        keptChangeByteLimit = Self.keptChangeByteLimit
-    }
-
-    /// An encoder that keeps changed regions up to `keptChangeByteLimit` bytes.
-    /// (Designated, not a convenience initialiser that `init()` calls: a
-    /// client built with cross-module optimisation failed to link against that.)
-    init(keptChangeByteLimit: Int) {
-        self.keptChangeByteLimit = keptChangeByteLimit
+    /// An encoder whose caches of repeated work take their memory from
+    /// `budget`; without one, from one of its own.
+    public init(budget: CacheBudget? = nil) {
+        self.budget = budget ?? CacheBudget()
+        ownsBudget = budget == nil
+        compressor = CandidateCompressor(mode: .animation, budget: self.budget)
     }
 
     /// The APNG file of an animation of `frameCount` frames of `width × height`.
@@ -61,8 +65,9 @@ public final class APNGEncoder {
         changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)? = { _ in nil }
     ) -> [UInt8] {
         precondition(width > 0 && height > 0, "an animation needs a canvas of at least 1×1, not \(width)×\(height)")
-        defer { compressor.forgetStreams() }
-        var survey = AnimationSurvey(width: width, height: height, frameCount: frameCount, keptByteLimit: keptChangeByteLimit, frameAt: frameAt, changedBoxAt: changedBoxAt)
+        defer { if ownsBudget { budget.reset() } }
+        var survey = AnimationSurvey(width: width, height: height, frameCount: frameCount, budget: budget, frameAt: frameAt, changedBoxAt: changedBoxAt)
+        defer { survey.forgetChanges() }
         guard let first = survey.takeFirst() else {
             return PNGEncoder().encode(rgba: RGBACanvas(width: width, height: height).pixels, width: width, height: height)
         }

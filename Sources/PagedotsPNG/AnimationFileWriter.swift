@@ -1,3 +1,5 @@
+import PagedotsPixels
+
 /// Lays out an APNG file: IHDR, acTL, PLTE and tRNS (or an RGB colour key's
 /// tRNS), then per frame its fcTL
 /// and its data (IDAT for the first frame, which is also the default image;

@@ -1,3 +1,5 @@
+import PagedotsPixels
+
 /// The first pass over an animation: which frames differ from the one
 /// before them and where, and what every pixel shown allows (the colour
 /// type is chosen once, from this, for all frames).
@@ -25,17 +27,21 @@ struct AnimationSurvey {
     private var keySearch = ColorKeySearch()
     /// The first frame's pixels; nil when there are no frames (or once taken).
     private var first: RGBACanvas?
+    private let budget: CacheBudget
+    /// The bytes of changed pixels kept, taken from the budget.
+    private var keptBytes = 0
 
     /// Asks `frameAt` for frames `0 ..< frameCount` in order and holds two at
     /// a time. Delays below 0 count as 0, and above `FrameDelay.maxMilliseconds`
-    /// as that. The changed pixels are kept while they come to at most
-    /// `keptByteLimit` bytes in all; past that none are kept. A frame's change
+    /// as that. The changed pixels are kept while `budget` holds them all
+    /// (`.images`, until `forgetChanges()`); past that none are kept. A frame's change
     /// is looked for only inside the box `changedBoxAt` gives for it, if any
     /// (`APNGEncoder.encode`).
     init(
-        width: Int, height: Int, frameCount: Int, keptByteLimit: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int),
+        width: Int, height: Int, frameCount: Int, budget: CacheBudget, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int),
         changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)? = { _ in nil }
     ) {
+        self.budget = budget
         guard frameCount > 0 else { return }
         let (firstPixels, firstDelay) = frameAt(0)
         // The frame before, in a buffer of its own that each change is pasted
@@ -45,29 +51,36 @@ struct AnimationSurvey {
         previous.pixels.withUnsafeBytes { add($0) }
         frames.append(Frame(source: 0, milliseconds: Self.clamped(firstDelay), change: previous.bounds))
         first = previous
-        var keptBytes = 0
         var keeping = true
         for index in 1 ..< frameCount {
             let (pixels, delay) = frameAt(index)
             let frame = RGBACanvas(width: width, height: height, pixels: pixels)
             let hint = changedBoxAt(index).map { PixelRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
-            let change = RGBACanvas.changedBounds(from: previous, to: frame, within: hint ?? previous.bounds)
+            let change = PixelRect.changed(from: previous.pixels, to: frame.pixels, width: width, within: hint ?? previous.bounds)
             if change.isEmpty {
                 frames[frames.count - 1].milliseconds += Self.clamped(delay)
                 continue
             }
             let changed = frame.crop(change)
             changed.withUnsafeBytes { add($0) }
-            keptBytes += changed.count
-            if keeping && keptBytes > keptByteLimit {
+            if keeping && budget.take(changed.count, for: .images) {
+                keptBytes += changed.count
+            } else if keeping {
                 keeping = false
-                for number in frames.indices {
-                    frames[number].changedPixels = nil
-                }
+                forgetChanges()
             }
             frames.append(Frame(source: index, milliseconds: Self.clamped(delay), change: change, changedPixels: keeping ? changed : nil))
             previous.paste(changed, in: change)
         }
+    }
+
+    /// Drops the changed pixels kept and gives their memory back.
+    mutating func forgetChanges() {
+        for number in frames.indices {
+            frames[number].changedPixels = nil
+        }
+        budget.giveBack(keptBytes, for: .images)
+        keptBytes = 0
     }
 
     private static func clamped(_ delay: Int) -> Int {

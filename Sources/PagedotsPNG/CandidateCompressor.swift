@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import PagedotsPixels
 
 /// Compresses the candidate encodings of one image (layouts, row
 /// filterings, zlib strategies; for an animation frame also the ways to
@@ -66,71 +64,26 @@ final class CandidateCompressor {
     /// The zlib stream of the winner of the last `compressSmallest()`.
     private(set) var smallest: [UInt8] = []
 
-    /// What a thorough compression is asked: the same rows and strategy
-    /// always give the same stream.
-    private struct Compression: Hashable {
-        var rows: [UInt8]
-        var filtered: Bool
-        /// A digest of the rows, taken once when the key is made: a lookup
-        /// and the insertion after a miss both hash the key, and the rows are
-        /// kilobytes (zlib's CRC-32 over them, taken at each, was 5–6 % of an
-        /// animation). Equal keys still compare every byte.
-        private let digest: UInt64
-
-        init(rows: [UInt8], filtered: Bool) {
-            self.rows = rows
-            self.filtered = filtered
-            digest = rows.withUnsafeBytes(Self.digest)
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(digest)
-            hasher.combine(filtered)
-        }
-
-        /// The rows compared with `memcmp`: `Array`'s `==` compares them
-        /// element by element, several times slower.
-        static func == (a: Compression, b: Compression) -> Bool {
-            guard a.digest == b.digest && a.filtered == b.filtered && a.rows.count == b.rows.count else { return false }
-            return a.rows.withUnsafeBytes { left in
-                b.rows.withUnsafeBytes { right in
-                    guard let leftBytes = left.baseAddress, let rightBytes = right.baseAddress else { return true }
-                    return memcmp(leftBytes, rightBytes, left.count) == 0
-                }
-            }
-        }
-
-        /// Eight bytes at a time, multiplied and folded: several times the
-        /// speed of the CRC and of `Hasher` (an array hashes byte by byte,
-        /// slower still); `Hasher` mixes the result.
-        private static func digest(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-            var digest = UInt64(bytes.count)
-            var offset = 0
-            while offset + 8 <= bytes.count {
-                digest = (digest ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
-                digest ^= digest >> 29
-                offset += 8
-            }
-            while offset < bytes.count {
-                digest = (digest ^ UInt64(bytes[offset])) &* 0x9E37_79B9_7F4A_7C15
-                offset += 1
-            }
-            return digest
-        }
-    }
-    /// An animation's streams made since `forgetStreams()`: its frames
-    /// repeat the same regions (each move between two neighbouring pages
-    /// draws the same pixels, only elsewhere), and a stream found here costs
-    /// a lookup instead of a compression.
+    /// What a thorough compression is asked, the rows and whether they are
+    /// filtered (the strategy): the same rows and strategy always give the
+    /// same stream. (Rows are kilobytes: zlib's CRC-32 over them, taken at
+    /// each lookup and insertion, was 5–6 % of an animation.)
+    private typealias Compression = DigestKey<UInt8>
+    /// An animation's streams made since its budget was last reset: its
+    /// frames repeat the same regions (each move between two neighbouring
+    /// pages draws the same pixels, only elsewhere), and a stream found here
+    /// costs a lookup instead of a compression. Rows and streams take their
+    /// memory from `budget` (`.streams`); past its allowance, new streams are not kept.
     private var streams: [Compression: [UInt8]] = [:]
-    /// The bytes of rows and streams held in `streams`.
-    private var rememberedBytes = 0
-    /// The most bytes `streams` holds; past that, new streams are not kept.
-    static let rememberedByteLimit = 1 << 20
+    private let budget: CacheBudget
 
-    init(mode: Mode) {
+    /// A compressor for `mode`; an animation's streams are kept under
+    /// `budget` until it is reset.
+    init(mode: Mode, budget: CacheBudget) {
         self.mode = mode
+        self.budget = budget
         deflater = Deflater(memLevel: mode == .animation ? Self.animationStreamMemLevel : 9)
+        budget.onReset { [weak self] in self?.streams = [:] }
     }
 
     /// Adds a candidate for each of `trials` (a row filtering and the zlib
@@ -202,12 +155,6 @@ final class CandidateCompressor {
         return size
     }
 
-    /// Forgets the streams remembered so far (at the start of an animation).
-    func forgetStreams() {
-        streams.removeAll()
-        rememberedBytes = 0
-    }
-
     /// Compresses a candidate into `compressed`, or for an animation takes
     /// the stream made for the same rows before; returns the file bytes that
     /// its zlib stream and extra chunks would take.
@@ -216,7 +163,7 @@ final class CandidateCompressor {
             compressAfresh(candidate, effort: effort)
             return compressed.count + candidate.extraBytes
         }
-        let key = Compression(rows: candidate.filteredRows, filtered: candidate.strategy == .filtered)
+        let key = Compression(candidate.filteredRows, tag: candidate.strategy == .filtered ? 1 : 0)
         if let stream = streams[key] {
             compressed = stream
         } else {
@@ -225,8 +172,7 @@ final class CandidateCompressor {
             // reused (`Array(compressed)` would share its storage, and with it
             // the capacity of the largest stream so far).
             let stream = compressed.withUnsafeBufferPointer { Array($0) }
-            if rememberedBytes + key.rows.count + stream.count <= Self.rememberedByteLimit {
-                rememberedBytes += key.rows.count + stream.count
+            if budget.take(key.elements.count + stream.count, for: .streams) {
                 streams[key] = stream
             }
         }

@@ -1,3 +1,5 @@
+import PagedotsPixels
+
 /// The canvas of an APNG as a decoder holds it between frames, and the ways
 /// the next frame can be drawn onto it exactly.
 ///

@@ -1,3 +1,5 @@
+import PagedotsPixels
+
 /// What happens to a frame's region after it has shown, before the next
 /// frame is drawn (fcTL `dispose_op`).
 enum DisposeOp: UInt8, CaseIterable {

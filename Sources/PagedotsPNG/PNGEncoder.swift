@@ -1,3 +1,5 @@
+import PagedotsPixels
+
 /// Writes straight-alpha RGBA pixels as a small PNG. Keeps a zlib stream and
 /// scratch buffers between calls, so it is not `Sendable`: use one per thread.
 ///
@@ -22,7 +24,7 @@ public final class PNGEncoder {
     /// for 90 % of the bytes saved.)
     static let heavyPalettePercent = 47
     static let heavyPaletteTranslucentMinimum = 32
-    private let compressor = CandidateCompressor(mode: .still)
+    private let compressor = CandidateCompressor(mode: .still, budget: CacheBudget())
 
     public init() {}
 

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import PagedotsPixels
 
 /// A whole frame of straight RGBA pixels, rows top to bottom, as the
 /// animation encoder keeps it: the frame shown, the one before it, the next.
@@ -26,44 +24,6 @@ struct RGBACanvas {
 
     var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
 
-    /// The smallest rectangle that holds every pixel in which two canvases of
-    /// one size differ (`.empty` when they are equal), looked for only inside
-    /// `box` (clamped to the canvas), which must hold every difference. Rows
-    /// are compared whole (within the box) first; columns are then scanned in
-    /// from both sides only as far as the box found so far.
-    static func changedBounds(from old: RGBACanvas, to new: RGBACanvas, within box: PixelRect) -> PixelRect {
-        let left = max(box.x, 0), top = max(box.y, 0)
-        let right = min(box.x + box.width, old.width), bottom = min(box.y + box.height, old.height)
-        guard left < right, top < bottom else { return .empty }
-        let rowBytes = old.width * 4
-        return old.pixels.withUnsafeBytes { before in
-            new.pixels.withUnsafeBytes { after in
-                guard let oldRows = before.baseAddress, let newRows = after.baseAddress else { return .empty }
-                func rowDiffers(_ y: Int) -> Bool {
-                    memcmp(oldRows + y * rowBytes + left * 4, newRows + y * rowBytes + left * 4, (right - left) * 4) != 0
-                }
-                guard let first = (top..<bottom).first(where: rowDiffers),
-                      let last = (first..<bottom).last(where: rowDiffers) else { return .empty }
-                var minX = right, maxX = left - 1
-                for y in first...last {
-                    let row = y * old.width
-                    var x = left
-                    while x < minX && before.pixel(at: row + x) == after.pixel(at: row + x) {
-                        x += 1
-                    }
-                    minX = min(minX, x)
-                    x = right - 1
-                    while x > maxX && before.pixel(at: row + x) == after.pixel(at: row + x) {
-                        x -= 1
-                    }
-                    maxX = max(maxX, x)
-                }
-                // A differing row has a differing pixel, so minX ≤ maxX.
-                return PixelRect(x: minX, y: first, width: maxX - minX + 1, height: last - first + 1)
-            }
-        }
-    }
-
     /// Within `region`, the smallest rectangle that holds every pixel of
     /// `self` that differs from `base` with `cleared` made transparent black.
     /// Each row is scanned in from both ends to its outermost differences.
@@ -79,8 +39,7 @@ struct RGBACanvas {
                     }
                     guard let left = (region.x ..< region.x + region.width).first(where: differs),
                           let right = (left ..< region.x + region.width).last(where: differs) else { continue }
-                    bounds.add(x: left, y: y)
-                    bounds.add(x: right, y: y)
+                    bounds.include(row: y, from: left, count: right - left + 1)
                 }
             }
         }

@@ -30,7 +30,7 @@ public final class AnimationFrames {
     private var spare: (index: Int, pixels: [UInt8])?
 
     /// The frames of a validated animated spec, drawn by `renderer` (which
-    /// remembers regions for them until its `forgetRegions()`).
+    /// remembers regions for them until its budget is reset).
     public init(spec: IndicatorSpec, renderer: RasterRenderer) {
         timeline = AnimationTimeline(spec: spec)
         frames = timeline.drawnFrames()
@@ -67,7 +67,7 @@ public final class AnimationFrames {
                 let box = last.box
                 before.withUnsafeBytes { before in
                     pixels.withUnsafeMutableBytes { pixels in
-                        RasterRenderer.copyPixels(
+                        CairoPixels.copy(
                             from: before, width: width, at: (box.x, box.y), into: pixels, width: width, at: (box.x, box.y), size: (box.width, box.height)
                         )
                     }

@@ -1,5 +1,6 @@
 import CCairo
 import PagedotsCore
+import PagedotsPixels
 
 /// Where a carousel's pictures come from: each decoded only when a frame
 /// needs it (docs/carousel.md, "Drawing").
@@ -47,7 +48,7 @@ public final class CarouselFrames {
     /// The scaled slides (or the carousel GIF's frame) held, the latest last: at most two.
     private var held: [(view: SlideView, surface: OpaquePointer)] = []
     /// The last frame composed and its pixels.
-    private var last: (index: Int, pixels: [UInt8], box: PixelBox)?
+    private var last: (index: Int, pixels: [UInt8], box: PixelRect)?
 
     /// The frames of a validated carousel laid out by `layout`.
     public init(spec: CarouselSpec, layout: CarouselLayout, renderer: RasterRenderer, pictures: CarouselPictures) {
@@ -72,20 +73,20 @@ public final class CarouselFrames {
 
     /// Frame `index`'s straight RGBA pixels (`width × height × 4` bytes) and how long it shows.
     public func frame(at index: Int) -> (pixels: [UInt8], delayMilliseconds: Int) {
-        let canvas = PixelBox(x: 0, y: 0, width: width, height: height)
+        let canvas = PixelRect(x: 0, y: 0, width: width, height: height)
         var pixels: [UInt8]
         var box = canvas
         if let last, last.index == index - 1, frames[index].frame.slides == frames[last.index].frame.slides {
             pixels = last.pixels
-            box = frames[index].indicatorChanged ? layout.indicator : PixelBox(x: 0, y: 0, width: 0, height: 0)
+            box = frames[index].indicatorChanged ? layout.indicator : .empty
         } else {
             pixels = [UInt8](repeating: 0, count: width * height * 4)
         }
-        if box.width > 0, box.height > 0 {
+        if !box.isEmpty {
             compose(frames[index].frame, inside: box)
             pixels.withUnsafeMutableBytes { output in
                 cairo_surface_flush(surface)
-                RasterRenderer.copyStraightRGBA(
+                CairoPixels.copyStraightRGBA(
                     of: surface, box: (box.x, box.y, box.width, box.height), into: output, at: (box.x, box.y), width: width, inks: .none
                 )
             }
@@ -102,7 +103,7 @@ public final class CarouselFrames {
     }
 
     /// Paints `frame` on the canvas inside `box`.
-    private func compose(_ frame: CarouselFrame, inside box: PixelBox) {
+    private func compose(_ frame: CarouselFrame, inside box: PixelRect) {
         cairo_save(context)
         defer { cairo_restore(context) }
         cairo_rectangle(context, Double(box.x), Double(box.y), Double(box.width), Double(box.height))
@@ -239,7 +240,7 @@ public final class CarouselFrames {
         return target
     }
 
-    private func fill(_ box: PixelBox, with color: RGBA) {
+    private func fill(_ box: PixelRect, with color: RGBA) {
         cairo_rectangle(context, Double(box.x), Double(box.y), Double(box.width), Double(box.height))
         setColor(color)
         cairo_fill(context)
@@ -257,12 +258,13 @@ public final class CarouselFrames {
         if let data = cairo_image_surface_get_data(surface), image.width > 0 {
             image.pixels.withUnsafeBytes { pixels in
                 for y in 0..<image.height {
-                    let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+                    // Cairo's rows are bytes, not words: stored through raw memory.
+                    let row = UnsafeMutableRawPointer(data + y * stride)
                     var input = y * image.width * 4
                     for x in 0..<image.width {
                         let alpha = UInt32(pixels[input + 3])
                         func channel(_ offset: Int) -> UInt32 { (UInt32(pixels[input + offset]) * alpha + 127) / 255 }
-                        row[x] = alpha << 24 | channel(0) << 16 | channel(1) << 8 | channel(2)
+                        row.storeBytes(of: alpha << 24 | channel(0) << 16 | channel(1) << 8 | channel(2), toByteOffset: x * 4, as: UInt32.self)
                         input += 4
                     }
                 }

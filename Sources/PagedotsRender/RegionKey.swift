@@ -1,4 +1,5 @@
 import PagedotsCore
+import PagedotsPixels
 
 /// What decides the pixels of a region that `RasterRenderer` repaints for
 /// an animation frame, but for where the region is: the region's size, the
@@ -21,17 +22,10 @@ struct RegionKey: Hashable {
     var scale: Int
     var background: RGBA
     /// The items, flattened: a tag per item and path element, then its
-    /// numbers (coordinates as above, colours packed, line widths' bits).
-    var words: [Int64]
-    /// A digest of `words`, made while they are put together: hashing it
-    /// instead of every word is what makes a region found again cheap.
-    var digest: UInt64
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(digest)
-        hasher.combine(width)
-        hasher.combine(height)
-    }
+    /// numbers (coordinates as above, colours packed, line widths' bits),
+    /// then the inks. Hashed once, as a digest: hashing that instead of
+    /// every word is what makes a region found again cheap.
+    var words: DigestKey<Int64>
 
     /// The key of `items` drawn in the region of `width × height` pixels
     /// whose top left corner is at pixel (`left`, `top`); nil when an item
@@ -44,35 +38,31 @@ struct RegionKey: Hashable {
         self.height = height
         self.scale = scale
         self.background = background
-        var digest: UInt64?
+        var complete = false
         // Written straight into the array's memory: an append per word (its
         // uniqueness and capacity checks, out of line) was most of a key's time.
-        words = [Int64](unsafeUninitializedCapacity: Self.wordCount(of: items) + 1 + inks.colors.count) { buffer, count in
+        let words = [Int64](unsafeUninitializedCapacity: Self.wordCount(of: items) + 1 + inks.colors.count) { buffer, count in
             var words = Words(buffer: buffer, scale: scale, left: left, top: top)
             guard words.add(items) else { return }
             words.add(Int64(inks.colors.count))
             for ink in inks.colors { words.add(Int64(ink)) }
             count = words.count
-            digest = words.digest
+            complete = true
         }
-        guard let digest else { return nil }
-        self.digest = digest
+        guard complete else { return nil }
+        self.words = DigestKey(words)
     }
 
-    /// The words of a key as they are put together into `buffer`, and their digest.
+    /// The words of a key as they are put together into `buffer`.
     private struct Words {
         let buffer: UnsafeMutableBufferPointer<Int64>
         var count = 0
-        var digest: UInt64 = 0xcbf2_9ce4_8422_2325
         let scale: Int, left: Int, top: Int
 
         mutating func add(_ word: Int64) {
             precondition(count < buffer.count, "RegionKey.wordCount(of:) counts every word")
             buffer.initializeElement(at: count, to: word)
             count += 1
-            // FNV-1a, a word at a time, then a multiply-xorshift to spread the bits.
-            digest = (digest ^ UInt64(bitPattern: word)) &* 0x100_0000_01b3
-            digest ^= digest >> 29
         }
 
         mutating func add(_ point: Point) -> Bool {

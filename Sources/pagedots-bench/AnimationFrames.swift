@@ -7,7 +7,7 @@ import PagedotsRender
 /// each over the one before, repainted where the two drawings differ;
 /// docs/gif.md, "Drawing the frames").
 func animationFrames(of spec: IndicatorSpec, renderer: RasterRenderer) -> [(image: RGBAImage, delay: Int, moment: Moment)] {
-    defer { renderer.forgetRegions() }
+    defer { renderer.budget.reset() }
     let frames = AnimationFrames(spec: spec, renderer: renderer)
     return frames.frames.indices.map { index in
         let (pixels, delay) = frames.frame(at: index)
@@ -28,9 +28,9 @@ func benchmarkDrawing(queries: [Substring], stopwatch: Stopwatch) throws {
             spec = try parseSpec(query, format: .apng)
         }
         let sample = AnimationFrames(spec: spec, renderer: renderer)
-        renderer.forgetRegions()
+        renderer.budget.reset()
         let draw = stopwatch.microsecondsPerCall {
-            defer { renderer.forgetRegions() }
+            defer { renderer.budget.reset() }
             let frames = AnimationFrames(spec: spec, renderer: renderer)
             return (0..<frames.count).reduce(0) { $0 &+ frames.frame(at: $1).pixels.count }
         }

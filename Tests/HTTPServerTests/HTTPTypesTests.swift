@@ -1,5 +1,5 @@
 import HTTPServer
-import Synchronization
+import Locking
 import Testing
 
 @Suite("Public request and responder types")
@@ -51,7 +51,7 @@ struct HTTPTypesTests {
 
     @Test("A callback responder hands over what is sent, for testing handlers without a server")
     func callbackResponder() {
-        let received = Mutex<[(Int, [HTTPHeaderField])]>([])
+        let received = Locked<[(Int, [HTTPHeaderField])]>([])
         let responder = HTTPResponder { response, extraHeaders in
             received.withLock { $0.append((response.status, extraHeaders)) }
         }

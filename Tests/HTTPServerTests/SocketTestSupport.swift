@@ -1,6 +1,6 @@
 import Dispatch
 import HTTPServer
-import Synchronization
+import Locking
 import Testing
 import TestSupport
 #if canImport(Glibc)
@@ -100,7 +100,7 @@ final class TestHandler: HTTPHandler {
         responder.send(HTTPResponse(status: 200, body: Array(uploadSummary(body.bytes).utf8), label: 4))
     }
 
-    private let deferred = Mutex<[HTTPResponder]>([])
+    private let deferred = Locked<[HTTPResponder]>([])
     private let deferredArrived = DispatchSemaphore(value: 0)
 
     func handle(_ request: HTTPRequest, responder: HTTPResponder) {
@@ -150,8 +150,8 @@ final class RecordingObserver: HTTPServerObserver {
         var responses: [Int] = []
     }
 
-    private let counts = Mutex(Counts())
-    private let records = Mutex<[HTTPAccessRecord]>([])
+    private let counts = Locked(Counts())
+    private let records = Locked<[HTTPAccessRecord]>([])
     private let closings = DispatchSemaphore(value: 0)
 
     var current: Counts { counts.withLock { $0 } }

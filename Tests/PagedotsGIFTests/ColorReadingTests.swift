@@ -1,4 +1,5 @@
 @testable import PagedotsGIF
+import PagedotsPixels
 import Testing
 import TestSupport
 

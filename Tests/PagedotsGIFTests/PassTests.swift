@@ -1,4 +1,5 @@
 @testable import PagedotsGIF
+import PagedotsPixels
 import Testing
 import TestSupport
 
@@ -40,8 +41,7 @@ struct PassTests {
         case "dots at 3x": TestAnimation.slidingDot(count: 3, diameter: 18, steps: 3, color: [255, 45, 85])
         default: Self.movingPatterns()
         }
-        let forgetful = GIFEncoder()
-        forgetful.rememberedPixelLimit = 0
+        let forgetful = GIFEncoder(budget: CacheBudget(allowances: [.patches: 0, .steps: 0]))
         #expect(animation.encode() == animation.encode(encoder: forgetful))
         try expectPlaysBack(animation)
     }
@@ -99,12 +99,11 @@ struct PassTests {
         let animation = TestAnimation.slidingDot(count: 4, diameter: 6 * scale, steps: 4, background: scale == 2 ? [20, 20, 24] : nil)
         func patches(recordedPixelLimit: Int) -> [FramePatch] {
             var differ = FrameDiffer(width: animation.width, height: animation.height, matte: Matte(red: 255, green: 255, blue: 255),
-                                     loops: true, recordedPixelLimit: recordedPixelLimit)
+                                     loops: true, budget: CacheBudget(allowances: [.steps: 4 * recordedPixelLimit]))
             var patches: [FramePatch] = []
             for (index, frame) in animation.frames.enumerated() {
-                let box = index == 0 ? (0, 0, animation.width, animation.height)
-                    : Self.changedBox(from: animation.frames[index - 1].pixels, to: frame.pixels, width: animation.width)
-                let rect = PixelRect(x: box.0, y: box.1, width: box.2, height: box.3)
+                let canvas = PixelRect(x: 0, y: 0, width: animation.width, height: animation.height)
+                let rect = index == 0 ? canvas : PixelRect.changed(from: animation.frames[index - 1].pixels, to: frame.pixels, width: animation.width, within: canvas)
                 if let patch = differ.add(frame.pixels, changedWithin: rect, delayMilliseconds: frame.delayMilliseconds) {
                     patches.append(patch)
                 }
@@ -125,8 +124,7 @@ struct PassTests {
         }
         // The encoder gives the same file with and without replays.
         func encode(rememberedPixelLimit: Int) -> [UInt8] {
-            let encoder = GIFEncoder()
-            encoder.rememberedPixelLimit = rememberedPixelLimit
+            let encoder = GIFEncoder(budget: CacheBudget(allowances: [.patches: 4 * rememberedPixelLimit, .steps: 4 * rememberedPixelLimit]))
             return encoder.encode(width: animation.width, height: animation.height, plays: 0, matte: (255, 255, 255),
                                   frameCount: animation.frames.count, frameAt: { animation.frames[$0] },
                                   changedBoxAt: { Self.changedBox(from: animation.frames[$0 - 1].pixels, to: animation.frames[$0].pixels, width: animation.width) })
@@ -134,13 +132,10 @@ struct PassTests {
         #expect(encode(rememberedPixelLimit: 1 << 16) == encode(rememberedPixelLimit: 0))
     }
 
-    /// The smallest box holding the pixels whose bytes differ, of no area when none do.
+    /// The smallest box holding the pixels whose bytes differ (`PixelRect.changed`), of no area when none do.
     static func changedBox(from old: [UInt8], to new: [UInt8], width: Int) -> (x: Int, y: Int, width: Int, height: Int) {
-        let changed = stride(from: 0, to: new.count, by: 4).filter { old[$0..<$0 + 4] != new[$0..<$0 + 4] }.map { ($0 / 4 % width, $0 / 4 / width) }
-        guard let left = changed.map(\.0).min(), let right = changed.map(\.0).max(), let top = changed.map(\.1).min(), let bottom = changed.map(\.1).max() else {
-            return (0, 0, 0, 0)
-        }
-        return (left, top, right - left + 1, bottom - top + 1)
+        let rect = PixelRect.changed(from: old, to: new, width: width, within: PixelRect(x: 0, y: 0, width: width, height: new.count / 4 / width))
+        return (rect.x, rect.y, rect.width, rect.height)
     }
 
     @Test("an encoder reused, and a new one, write the same bytes")

@@ -1,4 +1,5 @@
 @testable import PagedotsPNG
+import PagedotsPixels
 import Testing
 import TestSupport
 
@@ -118,13 +119,8 @@ struct APNGEncoderTests {
         let animation = TestAnimation.movingDot(count: 5, diameter: 12, steps: 6, background: [28, 28, 30, 255])
         let decoded = try expectAnimationRoundTrip(animation)
         for (number, frame) in decoded.frames.enumerated().dropFirst() {
-            let before = decoded.frames[number - 1].rgba
-            var changed = (minX: Int.max, minY: Int.max, maxX: -1, maxY: -1)
-            for index in 0 ..< animation.width * animation.height where before[index * 4 ..< index * 4 + 4] != frame.rgba[index * 4 ..< index * 4 + 4] {
-                let (x, y) = (index % animation.width, index / animation.width)
-                changed = (min(changed.minX, x), min(changed.minY, y), max(changed.maxX, x), max(changed.maxY, y))
-            }
-            let area = max(1, (changed.maxX - changed.minX + 1) * (changed.maxY - changed.minY + 1))
+            let canvas = PixelRect(x: 0, y: 0, width: animation.width, height: animation.height)
+            let area = max(1, PixelRect.changed(from: decoded.frames[number - 1].rgba, to: frame.rgba, width: animation.width, within: canvas).area)
             #expect(frame.width * frame.height <= area, "frame \(number): \(frame.width)×\(frame.height) for a change of \(area) pixels")
         }
     }
@@ -156,14 +152,10 @@ struct APNGEncoderTests {
             // The tight box of the bytes that differ from the frame before.
             let exact = animation.frames.indices.map { index -> (x: Int, y: Int, width: Int, height: Int)? in
                 guard index > 0 else { return nil }
-                var box = (minX: Int.max, minY: Int.max, maxX: -1, maxY: -1)
-                for pixel in 0 ..< animation.width * animation.height
-                where animation.frames[index][pixel * 4 ..< pixel * 4 + 4] != animation.frames[index - 1][pixel * 4 ..< pixel * 4 + 4] {
-                    let (x, y) = (pixel % animation.width, pixel / animation.width)
-                    box = (min(box.minX, x), min(box.minY, y), max(box.maxX, x), max(box.maxY, y))
-                }
-                // An unchanged frame's box may be empty.
-                return box.maxX < 0 ? (0, 0, 0, 0) : (box.minX, box.minY, box.maxX - box.minX + 1, box.maxY - box.minY + 1)
+                let canvas = PixelRect(x: 0, y: 0, width: animation.width, height: animation.height)
+                // An unchanged frame's box is empty.
+                let box = PixelRect.changed(from: animation.frames[index - 1], to: animation.frames[index], width: animation.width, within: canvas)
+                return (box.x, box.y, box.width, box.height)
             }
             let hints: [(Int) -> (x: Int, y: Int, width: Int, height: Int)?] = [
                 { exact[$0] },
@@ -211,7 +203,7 @@ struct APNGEncoderTests {
     func secondPass() throws {
         let animation = TestAnimation.movingDot(count: 4, diameter: 8, steps: 3)
         var calls: [Int] = []
-        let encoder = APNGEncoder(keptChangeByteLimit: 600)
+        let encoder = APNGEncoder(budget: CacheBudget(allowances: [.images: 600]))
         let file = encoder.encode(width: animation.width, height: animation.height, plays: 0, frameCount: animation.frames.count) { index in
             calls.append(index)
             return (animation.frames[index], animation.delays[index])

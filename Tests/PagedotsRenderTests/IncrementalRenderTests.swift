@@ -1,5 +1,6 @@
 import Testing
 import PagedotsCore
+import PagedotsPixels
 @testable import PagedotsRender
 
 /// Animation frames drawn over the frame before, repainting only where the
@@ -51,8 +52,7 @@ struct IncrementalRenderTests {
     @Test(arguments: queries)
     func regionsCopiedFromEarlierFramesAreThePixelsDrawnAgain(query: String) throws {
         let spec = try IndicatorQuery.parse(query: (query + "&format=gif")[...]).spec
-        let forgetful = RasterRenderer()
-        forgetful.rememberedRegionByteLimit = 0
+        let forgetful = RasterRenderer(budget: CacheBudget(allowances: [.regions: 0]))
         let remembered = AnimationFrames(spec: spec, renderer: RasterRenderer())
         let drawnAgain = AnimationFrames(spec: spec, renderer: forgetful)
         for index in 0 ..< remembered.count {

@@ -1,6 +1,7 @@
 import Glibc
 @testable import HTTPServer
 @testable import PagedotsService
+import Locking
 import Synchronization
 import Testing
 import TestSupport
@@ -192,7 +193,7 @@ private func expectHealthzLines(_ output: [UInt8], count: Int, sourceLocation: S
     func errorFloodIsRateLimited() {
         let output = LogPipe()
         let errors = LogPipe()
-        let now = Mutex(fixedTime)
+        let now = Locked(fixedTime)
         let log = AccessLog(format: .combined, accessDescriptor: output.writeEnd, errorDescriptor: errors.writeEnd, clock: { now.withLock { $0 } })
         // 300 lines of each log stay well within a pipe's 64 KiB.
         for _ in 0..<300 {
@@ -389,7 +390,7 @@ private func expectHealthzLines(_ output: [UInt8], count: Int, sourceLocation: S
 
 /// Reads a pipe on a thread of its own until its write end is closed.
 private final class PipeReader: Sendable {
-    private let bytes = Mutex<[UInt8]>([])
+    private let bytes = Locked<[UInt8]>([])
     private let done = Semaphore()
 
     init(_ descriptor: Int32) {

@@ -1,6 +1,6 @@
 @testable import HTTPServer
 @testable import PagedotsService
-import Synchronization
+import Locking
 import Testing
 import TestSupport
 
@@ -55,7 +55,7 @@ import TestSupport
     static func ask(_ service: PagedotsService, _ route: Route, method: HTTPMethod = .get, headers: [HTTPHeaderField] = []) throws -> Answer {
         let request = HTTPRequest(method: method, version: .http1_1, path: route.path, query: route.query,
                                   headers: [HTTPHeaderField("Host", "test")] + headers)
-        let answer = Mutex<PreparedResponse?>(nil)
+        let answer = Locked<PreparedResponse?>(nil)
         let delivered = Semaphore()
         service.handle(request, responder: HTTPResponder { response, _ in
             answer.withLock { $0 = response }

@@ -1,5 +1,5 @@
 @testable import HTTPServer
-import Synchronization
+import Locking
 import Testing
 import PagedotsCore
 @testable import PagedotsService
@@ -120,7 +120,7 @@ import PagedotsCore
 
     @Test func concurrentMissesJoinOneRender() {
         let cache = ImageCache(capacity: 1 << 20)
-        let told = Mutex<[Bool]>([])
+        let told = Locked<[Bool]>([])
         let waiter: ImageCache.Waiter = { image in told.withLock { $0.append(image != nil) } }
         guard case .mustRender = cache.lookup(Self.key("a"), url: Self.url("1"), extraHeaders: [], waiter: waiter) else {
             Issue.record("first lookup must ask to render")

@@ -1,13 +1,13 @@
 @testable import HTTPServer
 @testable import PagedotsService
-import Synchronization
+import Locking
 
 /// What a service answered, by request name, as responders deliver it (from
 /// any thread, so renders can be waited for without sleeping).
 final class RecordedAnswers: Sendable {
-    private let statuses = Mutex<[String: [Int]]>([:])
-    private let heads = Mutex<[String: String]>([:])
-    private let bodies = Mutex<[String: [UInt8]]>([:])
+    private let statuses = Locked<[String: [Int]]>([:])
+    private let heads = Locked<[String: String]>([:])
+    private let bodies = Locked<[String: [UInt8]]>([:])
     private let delivered = Semaphore()
 
     /// A responder that records its answer under `name`.

@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import Locking
 import Testing
 @testable import PagedotsService
 
@@ -58,7 +58,7 @@ import Testing
     @Test("Animations are drawn ten nice steps below stills, so that the kernel runs stills first")
     func animationsRunAtALowerPriority() {
         let lanes = RenderLanes(threads: 2, stillQueueLimit: 8, animationQueueLimit: 8)
-        let niceness = Mutex<[RenderLanes.Lane: Int32]>([:])
+        let niceness = Locked<[RenderLanes.Lane: Int32]>([:])
         let finished = Semaphore()
         for lane in [RenderLanes.Lane.still, .animation] {
             #expect(lanes.submit(lane) { _ in

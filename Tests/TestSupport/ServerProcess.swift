@@ -17,21 +17,18 @@ public final class ServerProcess: @unchecked Sendable {
     }
 
     /// Starts `pagedots serve --port 0 arguments…` with `environment` only
-    /// (and AddressSanitizer's settings from the tests' own environment, so
-    /// that `scripts/sanitizers` turns leak detection off for the server as
-    /// for the tests), and waits for its "listening on" line, which names
-    /// the port. ThreadSanitizer's settings are not passed on: it cannot see
-    /// the standard library's `Mutex` on Linux and reports races under it,
-    /// so the server gets `report_bugs=0` instead. Standard output
+    /// (and the sanitizers' settings from the tests' own environment, so
+    /// that `scripts/sanitizers` treats the server as it treats the tests),
+    /// and waits for its "listening on" line, which names the port. Standard output
     /// goes to a pipe that the test reads with `readStandardOutput` when
     /// `capturesStandardOutput`, else to /dev/null.
     public init(_ arguments: [String] = [], environment: [String: String] = [:], capturesStandardOutput: Bool = false) throws {
         let pipe = try closeOnExecPipe()
         let outputPipe = capturesStandardOutput ? try closeOnExecPipe() : [-1, -1]
         let command = ["/usr/bin/timeout", "120", Self.executable.path, "serve", "--host", "127.0.0.1", "--port", "0"] + arguments
-        var sanitizerSettings = ProcessInfo.processInfo.environment.filter { ["ASAN_OPTIONS", "LSAN_OPTIONS"].contains($0.key) }
-        // Else a server built with ThreadSanitizer exits 66 for those reports.
-        if ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil { sanitizerSettings["TSAN_OPTIONS"] = "report_bugs=0" }
+        let sanitizerSettings = ProcessInfo.processInfo.environment.filter {
+            ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"].contains($0.key)
+        }
         let variables = environment.merging(sanitizerSettings) { given, _ in given }
         pid = try Self.spawn(
             command, environment: variables.map { "\($0.key)=\($0.value)" },

@@ -1,6 +1,6 @@
 import HTTPServer
 import PagedotsCore
-import Synchronization
+import Locking
 
 /// The in-memory LRU of drawn images, bounded in bytes, in two levels:
 ///
@@ -130,7 +130,7 @@ final class ImageCache: Sendable {
     }
 
     private let capacity: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A cache that holds at most `capacity` bytes: responses, keys and URLs.
     init(capacity: Int) {

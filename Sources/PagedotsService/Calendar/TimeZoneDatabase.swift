@@ -1,6 +1,6 @@
 import Glibc
 import PagedotsCore
-import Synchronization
+import Locking
 
 /// The system's time zone database (Debian's `tzdata`): the IANA names that
 /// `tzdata.zi` lists (zones and their links, as the database spells them,
@@ -21,7 +21,7 @@ final class TimeZoneDatabase: TimeZoneSource {
         var zones: [String: TimeZoneRules] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The database of this system.
     static let system = TimeZoneDatabase(

@@ -1,5 +1,5 @@
 import CZlib
-import Synchronization
+import Locking
 
 /// gzip (RFC 1952) with zlib, for the text responses (docs/http.md,
 /// "Compression"): deterministic — zlib's own header, with no name, no
@@ -23,7 +23,7 @@ enum Gzip {
         return stream.compress(bytes)
     }
 
-    private static let pool = Mutex<[Stream]>([])
+    private static let pool = Locked<[Stream]>([])
 
     /// One zlib stream in gzip mode, reset before each use. Used by one
     /// thread at a time: the pool hands it out and takes it back under its

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// How many new images each client may have drawn (docs/operating.md, "Fair
 /// use"): a token bucket per client, `perSecond` tokens a second, holding at
@@ -49,7 +49,7 @@ final class MissRateLimiter: Sendable {
     private let burst: Int
     private let clock: @Sendable () -> Int64
     private let sets: Int
-    private let slots: Mutex<[Slot]>
+    private let slots: Locked<[Slot]>
 
     /// A limiter of `perSecond` images a second per client (above 0),
     /// remembering `capacity` clients (a multiple of `ways`), on a clock in
@@ -61,7 +61,7 @@ final class MissRateLimiter: Sendable {
         self.burst = Int(burst)
         self.clock = clock
         sets = max(1, capacity / Self.ways)
-        slots = Mutex([Slot](repeating: Slot(client: .unspecified, fullAt: .min), count: sets * Self.ways))
+        slots = Locked([Slot](repeating: Slot(client: .unspecified, fullAt: .min), count: sets * Self.ways))
     }
 
     /// Clients the table can hold: fixed when it is made.

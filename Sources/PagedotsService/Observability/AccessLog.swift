@@ -1,5 +1,6 @@
 import Glibc
 import HTTPServer
+import Locking
 import Synchronization
 
 /// The access log and the error log of `pagedots serve`, as a server observer.
@@ -34,7 +35,7 @@ final class AccessLog: HTTPServerObserver {
     private let format: AccessLogFormat
     private let accessLines: LogOutput
     private let errorLines: LogOutput
-    private let errorRate: Mutex<ErrorRate>
+    private let errorRate: Locked<ErrorRate>
     private let clock: @Sendable () -> timespec
     /// Wakes the writer thread before its interval ends.
     private let writerWake: Semaphore
@@ -69,7 +70,7 @@ final class AccessLog: HTTPServerObserver {
             descriptor: errorDescriptor, lanes: 1, maxLaneBytes: AccessLog.maxPendingBytes,
             wakeBytes: AccessLog.wakeBytes, wakeWriter: { wake.signal() }, lineDropped: lineDropped
         )
-        errorRate = Mutex(ErrorRate(bucket: TokenBucket(capacity: AccessLog.errorBurst, perSecond: Double(AccessLog.errorLinesPerSecond))))
+        errorRate = Locked(ErrorRate(bucket: TokenBucket(capacity: AccessLog.errorBurst, perSecond: Double(AccessLog.errorLinesPerSecond))))
         self.clock = clock
     }
 

@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import Locking
 
 /// Whole log lines bound for one descriptor.
 ///
@@ -19,7 +19,7 @@ import Synchronization
 /// whole.
 final class LogOutput: Sendable {
     private final class Lane: Sendable {
-        let state = Mutex(LaneState())
+        let state = Locked(LaneState())
     }
 
     private struct LaneState {
@@ -40,7 +40,7 @@ final class LogOutput: Sendable {
     private let maxLaneBytes: Int
     private let wakeBytes: Int
     /// Bytes taken from the lanes and not yet written; held while writing.
-    private let unwritten = Mutex<[UInt8]>([])
+    private let unwritten = Locked<[UInt8]>([])
     private let wakeWriter: @Sendable () -> Void
     private let lineDropped: @Sendable () -> Void
 

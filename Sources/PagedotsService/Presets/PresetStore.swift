@@ -1,6 +1,6 @@
 import HTTPServer
 import PagedotsCore
-import Synchronization
+import Locking
 
 /// The presets the service draws now, and the `/presets.json` that lists
 /// them; replaced as a whole when the file is read again (`SIGHUP`). Safe
@@ -19,7 +19,7 @@ final class PresetStore: Sendable {
     /// The file the presets come from; nil when there is none (`{}`).
     let file: PresetsFile?
     private let zones: any TimeZoneSource
-    private let current: Mutex<Snapshot>
+    private let current: Locked<Snapshot>
 
     /// `/presets.json` may be kept a minute: a reloaded file shows within one.
     static let cacheControl = "public, max-age=60"
@@ -27,7 +27,7 @@ final class PresetStore: Sendable {
     init(_ presets: Presets, file: PresetsFile?, zones: any TimeZoneSource) {
         self.file = file
         self.zones = zones
-        current = Mutex(Self.snapshot(presets, generation: 0))
+        current = Locked(Self.snapshot(presets, generation: 0))
     }
 
     var snapshot: Snapshot { current.withLock { $0 } }

@@ -1,6 +1,7 @@
 import PagedotsCore
 import PagedotsGIF
 import PagedotsPNG
+import PagedotsPixels
 import PagedotsRender
 
 /// An encoded image, ready to serve.
@@ -15,16 +16,19 @@ public struct EncodedImage: Sendable {
 /// one per thread. The server and `pagedots render` both use it, so they
 /// give the same bytes.
 public final class ImageMaker {
+    /// What the caches of repeated work of the renderer and the animation
+    /// encoders hold while an animation is made: reset after each one.
+    private let budget = CacheBudget()
     // Each made when first used: the still lane's threads never write an
     // animation, nor the animation lane's a still PNG, and each encoder holds
     // its own zlib or giflib buffers.
-    lazy var renderer = RasterRenderer()
+    lazy var renderer = RasterRenderer(budget: budget)
     private lazy var encoder = PNGEncoder()
     private lazy var svgWriter = SVGWriter()
-    private lazy var gifEncoder = GIFEncoder()
-    lazy var apngEncoder = APNGEncoder()
+    private lazy var gifEncoder = GIFEncoder(budget: budget)
+    lazy var apngEncoder = APNGEncoder(budget: budget)
     /// For carousels: their photographs are quantised for photographs.
-    lazy var photoEncoder = GIFEncoder(quantizing: .photographic)
+    lazy var photoEncoder = GIFEncoder(quantizing: .photographic, budget: budget)
 
     public init() {}
 
@@ -67,8 +71,8 @@ public final class ImageMaker {
             _ changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)?
         ) -> [UInt8]
     ) -> [UInt8] {
-        // Regions drawn for this animation are repeated within it only.
-        defer { renderer.forgetRegions() }
+        // What this animation repeats is its own: the one place its caches are emptied.
+        defer { budget.reset() }
         let frames = AnimationFrames(spec: spec, renderer: renderer)
         return encode(frames.width, frames.height, frames.count, frames.frame(at:), frames.changedBox(at:))
     }
@@ -93,7 +97,7 @@ extension ImageMaker {
     /// known only once it has).
     public func makeCarousel(_ request: CarouselRequest, pictures: CarouselPictures) throws -> EncodedImage {
         let spec = request.spec
-        defer { renderer.forgetRegions() }
+        defer { budget.reset() }
         let frames = CarouselFrames(spec: spec, layout: request.layout, renderer: renderer, pictures: pictures)
         let bytes: [UInt8]
         switch spec.format {

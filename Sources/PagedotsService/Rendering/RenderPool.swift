@@ -1,7 +1,7 @@
 import CLinux
 import Glibc
 import HTTPServer
-import Synchronization
+import Locking
 
 /// A fixed set of threads that draw images, each with its own `ImageMaker`
 /// (Cairo and zlib state reused between images), fed by a bounded queue: when
@@ -43,7 +43,7 @@ final class RenderPool: Sendable {
         }
     }
 
-    private let queue = Mutex(Queue())
+    private let queue = Locked(Queue())
     private let limit: Int
     private let available: Semaphore
     private let trimsHeap: Bool
