@@ -16,11 +16,14 @@ import time
 import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BINARY = os.path.join(ROOT, ".build", "release", "pagedots")
+# PAGEDOTS=path runs a benchmark on another binary (an A/B against an older build).
+BINARY = os.environ.get("PAGEDOTS") or os.path.join(ROOT, ".build", "release", "pagedots")
 
 
 def build_release():
-    """Builds the release binary (quietly unless it fails)."""
+    """Builds the release binary (quietly unless it fails); nothing when PAGEDOTS names one."""
+    if os.environ.get("PAGEDOTS"):
+        return
     result = subprocess.run(["swift", "build", "-c", "release", "--product", "pagedots"],
                             cwd=ROOT, capture_output=True, text=True)
     if result.returncode != 0:
