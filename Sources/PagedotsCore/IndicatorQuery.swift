@@ -70,8 +70,8 @@ public struct PathOptions: Hashable, Sendable {
 /// Parses image URLs: the path suffix and the query string (docs/parameters.md).
 public enum IndicatorQuery {
     /// The options fixed by an image path, or nil when `path` is not an image
-    /// path: `/indicator`, then optionally `@Nx`, then optionally `.png` or
-    /// `.svg`. Throws about `scale` when N is not an integer from 1 to 4
+    /// path: `/indicator`, then optionally `@Nx`, then optionally a format
+    /// suffix (`.png`, `.svg`, `.gif`, `.apng`: every `ImageFormat`). Throws about `scale` when N is not an integer from 1 to 4
     /// (`@5x`, `@1.5x`, `@x`: clearly aimed at an image, so a 400, not a 404).
     public static func pathOptions(forPath path: Substring) throws(ParameterError) -> PathOptions? {
         try PathOptions(path: path, base: "/indicator")
