@@ -8,6 +8,22 @@ public struct QuantizerSettings: Hashable, Sendable {
     var speed: Int32
     /// The most colours a frame's palette gets.
     var maxColors: Int32
+    /// Colours (24-bit RGB, red in the low byte) that every palette holds
+    /// exactly, within `maxColors`: see `keeping(exactly:)`.
+    var exactColors: [UInt32] = []
+
+    /// These settings with `colors` (24-bit RGB, red in the low byte) in
+    /// every palette exactly. A carousel keeps its indicator's flat colours
+    /// so: otherwise a frame that changes a photograph and the indicator
+    /// at once gives both the photograph's dithered palette, the band
+    /// where the indicator moved comes out a cream smear, and that smear
+    /// stays for the whole dwell (the next frame's input, being exact,
+    /// does not differ there).
+    public func keeping(exactly colors: [UInt32]) -> QuantizerSettings {
+        var settings = self
+        settings.exactColors = Array(colors.prefix(Int(maxColors) / 4))
+        return settings
+    }
 
     /// Indicator art (flat colour, antialiased edges): a full palette,
     /// undithered, since dithering noise costs LZW bytes and flat colour
@@ -63,6 +79,12 @@ struct ColorQuantizer {
                 preconditionFailure("libimagequant liq_image_create_rgba failed for \(width)×\(height)")
             }
             defer { liq_image_destroy(image) }
+            for rgb in settings.exactColors {
+                let color = liq_color(
+                    r: UInt8(truncatingIfNeeded: rgb), g: UInt8(truncatingIfNeeded: rgb >> 8), b: UInt8(truncatingIfNeeded: rgb >> 16), a: 255
+                )
+                liq_image_add_fixed_color(image, color)
+            }
             var result: OpaquePointer?
             let status = liq_image_quantize(image, attributes, &result)
             guard status == LIQ_OK, let result else { preconditionFailure("libimagequant liq_image_quantize failed with \(status)") }

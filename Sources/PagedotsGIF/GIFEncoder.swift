@@ -60,7 +60,9 @@ public final class GIFEncoder {
     ///
     /// `plays`: how many times the cycle plays in all, 0 (or less) meaning
     /// forever. `matte`: the opaque colour that partly transparent pixels are
-    /// blended onto (fully transparent pixels stay transparent). No frames
+    /// blended onto (fully transparent pixels stay transparent).
+    /// `exactColors`: colours (24-bit RGB, red in the low byte) that a
+    /// quantised frame's palette holds exactly (`QuantizerSettings.keeping`). No frames
     /// give one transparent frame. The same input always gives the same bytes.
     ///
     /// - Precondition: `width` and `height` are 1…65535 (the GIF format's
@@ -68,7 +70,7 @@ public final class GIFEncoder {
     public func encode(
         width: Int, height: Int, plays: Int, matte: (red: UInt8, green: UInt8, blue: UInt8),
         frameCount: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int),
-        changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)? = { _ in nil }
+        changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)? = { _ in nil }, exactColors: [UInt32] = []
     ) -> [UInt8] {
         precondition((1...65535).contains(width) && (1...65535).contains(height), "a GIF is 1…65535 pixels a side, not \(width)×\(height)")
         let frames = FrameSource(width: width, height: height, count: frameCount)
@@ -116,7 +118,7 @@ public final class GIFEncoder {
         if frameTotal > 1 {
             Self.appendLoop(plays: plays, to: file)
         }
-        let writer = FrameWriter(file: file, plan: plan, isStill: frameTotal == 1, repeats: repeats, quantizing: quantizing)
+        let writer = FrameWriter(file: file, plan: plan, isStill: frameTotal == 1, repeats: repeats, quantizing: quantizing.keeping(exactly: exactColors))
         if keptAll {
             for (patch, colors) in patches {
                 writer.write(patch, colors: colors)

@@ -95,6 +95,25 @@ public final class CarouselFrames {
         return (pixels, frames[index].frame.delay)
     }
 
+    /// The opaque colours that cover most of the indicator's box (its band
+    /// included) in the first frame, most pixels first, each on at least
+    /// 32 pixels, at most `limit`: the flat colours of the band and the
+    /// dots, for the GIF encoder to keep exact (`QuantizerSettings.keeping`).
+    /// Asks for frame 0 (ask again from frame 0 after).
+    public func indicatorColors(atMost limit: Int) -> [UInt32] {
+        let pixels = frame(at: 0).pixels
+        var counts: [UInt32: Int] = [:]
+        for box in [layout.indicator, layout.band ?? .empty] where !box.isEmpty {
+            for y in box.y..<box.maxY {
+                for x in box.x..<box.maxX where pixels[(y * width + x) * 4 + 3] == 255 {
+                    let offset = (y * width + x) * 4
+                    counts[UInt32(pixels[offset]) | UInt32(pixels[offset + 1]) << 8 | UInt32(pixels[offset + 2]) << 16, default: 0] += 1
+                }
+            }
+        }
+        return counts.filter { $0.value >= 32 }.sorted { ($0.value, $0.key) > ($1.value, $1.key) }.prefix(limit).map(\.key)
+    }
+
     /// A box outside which frame `index` equals frame `index − 1`, when
     /// `frame(at: index)` was the last frame asked for (nil otherwise, and for the first).
     public func changedBox(at index: Int) -> (x: Int, y: Int, width: Int, height: Int)? {

@@ -83,6 +83,22 @@ struct PaletteTests {
             }
         }
     }
+
+    @Test("a photograph's palette keeps the colours it is told to exactly: a sliver of white band beside noise stays white")
+    func exactColorsStayExact() {
+        // 64 × 64 of noise of thousands of colours, but for a last sliver of 40 white pixels
+        // (what a frame redraws of a band where the indicator moved).
+        var state: UInt32 = 7
+        let pixels: [PatchPixel] = (0..<(64 * 64)).map { index in
+            guard index < 64 * 64 - 40 else { return 0xFFFF_FFFF }
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return CanvasPixel.opaqueBits | (state >> 8) & CanvasPixel.colorBits
+        }
+        let kept = ColorQuantizer.quantize(pixels, width: 64, height: 64, settings: QuantizerSettings.photographic.keeping(exactly: [0xFF_FFFF]))
+        let white = kept.colors.firstIndex(of: 0xFF_FFFF)
+        #expect(white != nil)
+        #expect(kept.indices[(64 * 64 - 40)...].allSatisfy { Int($0) == white })
+    }
 }
 
 /// Distinct opaque colours from a seed.
