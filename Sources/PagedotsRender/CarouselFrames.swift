@@ -97,7 +97,8 @@ public final class CarouselFrames {
 
     /// The opaque colours that cover most of the indicator's box (its band
     /// included) in the first frame, most pixels first, each on at least
-    /// 32 pixels, at most `limit`: the flat colours of the band and the
+    /// 64 pixels, at most `limit` (a photograph under the indicator gives
+    /// few such colours; each one kept costs its palettes an entry): the flat colours of the band and the
     /// dots, for the GIF encoder to keep exact (`QuantizerSettings.keeping`).
     /// Asks for frame 0 (ask again from frame 0 after).
     public func indicatorColors(atMost limit: Int) -> [UInt32] {
@@ -111,7 +112,7 @@ public final class CarouselFrames {
                 }
             }
         }
-        return counts.filter { $0.value >= 32 }.sorted { ($0.value, $0.key) > ($1.value, $1.key) }.prefix(limit).map(\.key)
+        return counts.filter { $0.value >= 64 }.sorted { ($0.value, $0.key) > ($1.value, $1.key) }.prefix(limit).map(\.key)
     }
 
     /// A box outside which frame `index` equals frame `index − 1`, when

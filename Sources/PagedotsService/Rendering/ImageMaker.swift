@@ -109,7 +109,7 @@ extension ImageMaker {
         default:
             let matte = spec.indicator.matte
             // The band's and the dots' colours stay exact beside the photographs' palettes.
-            let exactColors = frames.indicatorColors(atMost: 16)
+            let exactColors = frames.indicatorColors(atMost: 4)
             bytes = photoEncoder.encode(
                 width: frames.width, height: frames.height, plays: spec.plays, matte: (matte.red, matte.green, matte.blue),
                 frameCount: frames.count, frameAt: frames.frame(at:), changedBoxAt: frames.changedBox(at:), exactColors: exactColors
