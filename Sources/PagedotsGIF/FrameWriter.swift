@@ -1,3 +1,5 @@
+import PagedotsPixels
+
 /// Writes the frames that `FrameDiffer` plans into a `GIFFileWriter`: each
 /// frame's palette indices, with the global palette or its own, in up to
 /// three variants that differ only in which unchanged pixels become the
@@ -51,6 +53,13 @@ final class FrameWriter {
 
     /// How frames of more than 256 colours are quantised.
     private let quantizing: QuantizerSettings
+    /// The canvas: the first frame's rectangle, which covers it.
+    private var canvas = PixelRect.empty
+    /// What the screen shows where quantised frames drew, from the first
+    /// one on, while every frame keeps its rectangle (`ShownColors`).
+    private var shown: ShownColors?
+    /// False once a frame is cleared after it shows: kept pixels then stay transparent.
+    private var tracksShown = true
 
     init(file: GIFFileWriter, plan: PalettePlan, isStill: Bool, repeats: PatchRepeats, quantizing: QuantizerSettings) {
         self.quantizing = quantizing
@@ -106,6 +115,13 @@ final class FrameWriter {
     /// its colours as the first pass read them, or nil to read them again.
     func write(_ patch: FramePatch, colors: PatchColors? = nil) {
         let number = frameNumber
+        if number == 0 {
+            canvas = patch.rect
+        }
+        if patch.disposal != .keep {
+            tracksShown = false
+            shown = nil
+        }
         let onGlobal = plan.framesOnGlobal.indices.contains(number) && plan.framesOnGlobal[number]
         frameNumber += 1
         // A still shows for good: its delay means nothing.
@@ -115,6 +131,7 @@ final class FrameWriter {
         if let original = repeats.original(of: number), let image = images[original], image.plannedOnGlobal == onGlobal {
             appendGraphicControl(delay: delays[0], disposal: disposal, transparentIndex: image.transparentIndex)
             file.appendImage(copying: image.bytes, at: patch.rect)
+            shown?.recordCopy(of: patch)
             writeHolds(patch, delays: delays, onGlobal: image.onGlobal)
             return
         }
@@ -152,6 +169,10 @@ final class FrameWriter {
             file.appendImage(rect: patch.rect, localColors: colors, localSize: Self.tableSize(colors?.count ?? 0),
                              codeBits: Self.bitWidth(candidate.maxIndex), indices: indices(of: candidate.variant))
             imageSizes[number] = file.byteCount - start
+        }
+        if shown != nil {
+            let transparent = candidates[winner].usesTransparentIndex ? indexing.transparentIndex : nil
+            shown?.record(indices(of: candidates[winner].variant), in: patch.rect, transparentIndex: transparent, palette: nil)
         }
         if repeats.isRepeated(number) {
             let transparent = candidates[winner].usesTransparentIndex ? indexing.transparentIndex : nil
@@ -314,11 +335,23 @@ final class FrameWriter {
     /// A frame with too many colours for one palette, quantised.
     private func writeQuantized(_ patch: FramePatch, delay: Int, disposal: FramePatch.Disposal) {
         let result = ColorQuantizer.quantize(patch.pixels, width: patch.rect.width, height: patch.rect.height, settings: quantizing)
-        if !isStill || result.transparentIndex != nil {
-            file.appendGraphicControl(delayCentiseconds: delay, disposal: disposal, transparentIndex: result.transparentIndex)
+        if tracksShown && shown == nil {
+            shown = ShownColors(width: canvas.width, height: canvas.height)
         }
-        file.appendImage(rect: patch.rect, localColors: result.colors, localSize: Self.tableSize(result.colors.count),
-                         codeBits: 0, indices: result.indices)
+        // Kept pixels are transparent; filled, they show what is already there.
+        var variants = [result.indices]
+        if let transparentIndex = result.transparentIndex,
+           let filled = shown?.filling(result.indices, of: patch, palette: result.colors, transparentIndex: transparentIndex) {
+            variants.append(filled)
+        }
+        let winner = file.appendSmallest(of: variants.count) { number in
+            if !isStill || result.transparentIndex != nil {
+                file.appendGraphicControl(delayCentiseconds: delay, disposal: disposal, transparentIndex: result.transparentIndex)
+            }
+            file.appendImage(rect: patch.rect, localColors: result.colors, localSize: Self.tableSize(result.colors.count),
+                             codeBits: 0, indices: variants[number])
+        }
+        shown?.record(variants[winner], in: patch.rect, transparentIndex: result.transparentIndex, palette: result.colors)
     }
 
     /// When a delay is too long for one frame: frames that show nothing new
