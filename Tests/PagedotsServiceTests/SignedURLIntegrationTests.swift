@@ -7,6 +7,11 @@ import TestSupport
     static let key = "correct horse battery staple"
 
     /// What `pagedots sign QUERY` prints, with the key (or keys, comma-separated) from the environment.
+    /// These tests run `pagedots sign` between requests on one connection;
+    /// on a loaded machine a process can take longer to start than the idle
+    /// timeout (5 s), which would close the connection. They are not about it.
+    static let patient = ["--idle-timeout", "600"]
+
     func signed(_ query: String, keys: String = key) throws -> String {
         let run = try runPagedots(["sign", query], environment: ["PAGEDOTS_SIGNING_KEY": keys])
         #expect(run.status == 0)
@@ -15,7 +20,7 @@ import TestSupport
 
     @Test("With a key: unsigned, malformed and wrong signatures are 403 with one line; a signed URL is drawn")
     func keyRequiresSignatures() throws {
-        let server = try ServerProcess(["--signing-key", Self.key])
+        let server = try ServerProcess(["--signing-key", Self.key] + Self.patient)
         defer { server.stop() }
         let client = try HTTPTestClient(port: server.port)
         let query = "pages=5&current=2&utm_source=mail"
@@ -50,7 +55,7 @@ import TestSupport
 
     @Test("The key also comes from PAGEDOTS_SIGNING_KEY")
     func keyFromEnvironment() throws {
-        let server = try ServerProcess(environment: ["PAGEDOTS_SIGNING_KEY": Self.key])
+        let server = try ServerProcess(Self.patient, environment: ["PAGEDOTS_SIGNING_KEY": Self.key])
         defer { server.stop() }
         let client = try HTTPTestClient(port: server.port)
         client.request("/indicator?pages=3")
@@ -63,7 +68,7 @@ import TestSupport
     func keyRotation() throws {
         let (new, old, third) = ("the new key of sixteen+", "the old key of sixteen+", "someone else's key of 16+")
         #expect(try signed("pages=4", keys: "\(new),\(old)") == (try signed("pages=4", keys: new)))
-        let server = try ServerProcess(["--signing-key", new, "--signing-key", old])
+        let server = try ServerProcess(["--signing-key", new, "--signing-key", old] + Self.patient)
         defer { server.stop() }
         let client = try HTTPTestClient(port: server.port)
         for (key, status) in [(new, 200), (old, 200), (third, 403)] {
@@ -73,7 +78,7 @@ import TestSupport
             if status == 403 { #expect(response.text == "signature does not match this query\n") }
         }
         // Both keys from the environment, comma-separated.
-        let environment = try ServerProcess(environment: ["PAGEDOTS_SIGNING_KEY": "\(new),\(old)"])
+        let environment = try ServerProcess(Self.patient, environment: ["PAGEDOTS_SIGNING_KEY": "\(new),\(old)"])
         defer { environment.stop() }
         let other = try HTTPTestClient(port: environment.port)
         other.request("/indicator?" + (try signed("pages=6", keys: old)))
@@ -83,7 +88,7 @@ import TestSupport
     @Test("expires: valid until then, with max-age the seconds left; then a 403 that says it expired")
     func expiry() throws {
         // 2025-03-03T10:00:00Z is 1740996000.
-        let server = try ServerProcess(["--signing-key", Self.key, "--now", "2025-03-03T10:00:00Z"])
+        let server = try ServerProcess(["--signing-key", Self.key, "--now", "2025-03-03T10:00:00Z"] + Self.patient)
         defer { server.stop() }
         let client = try HTTPTestClient(port: server.port)
         client.request("/indicator?" + (try signed("pages=5&expires=1740996100")))
