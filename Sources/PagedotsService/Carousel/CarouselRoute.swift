@@ -109,19 +109,16 @@ struct CarouselRoute: Sendable {
             throw .tooManyNewImages(retryAfter: seconds)
         }
         let start = monotonicSeconds()
-        let image = try CarouselDrawing.draw(parsed, upload: upload, maker: maker)
+        let file = try CarouselDrawing.draw(parsed, upload: upload, maker: maker)
         metrics.recordRender(seconds: monotonicSeconds() - start)
-        return Self.response(image, ignored: parsed.ignoredParameters)
+        return try Self.response(file, ignored: parsed.ignoredParameters)
     }
 
-    /// The `200` of a carousel: its bytes, their digest as a strong tag, never cached (it is the sender's to host).
-    static func response(_ image: EncodedImage, ignored: [String]) -> HTTPResponse {
-        var headers = [
-            HTTPHeaderField("Content-Type", image.contentType),
-            HTTPHeaderField("ETag", Digest.entityTag(of: image.bytes)),
-            HTTPHeaderField("Cache-Control", "no-store"),
-        ]
+    /// The `200` of a carousel: its bytes (sent from its file), their digest
+    /// as a strong tag, never cached (it is the sender's to host).
+    static func response(_ file: CarouselFile, ignored: [String]) throws(ServiceError) -> HTTPResponse {
+        var headers = [HTTPHeaderField("Content-Type", file.contentType), HTTPHeaderField("Cache-Control", "no-store")]
         if !ignored.isEmpty { headers.append(HTTPHeaderField("X-Ignored-Parameters", ignored.joined(separator: ", "))) }
-        return HTTPResponse(status: 200, headers: headers, body: image.bytes, label: Route.carousel.rawValue)
+        return try file.response(headers: headers, label: Route.carousel.rawValue)
     }
 }
