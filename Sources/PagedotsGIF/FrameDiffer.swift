@@ -11,8 +11,8 @@ import PagedotsPixels
 ///
 /// A frame's disposal depends on the frame after it, so each frame is handed
 /// out when the next different one arrives (or at `finish`). The differ keeps
-/// three canvases (the target image, what the decoder shows, the first
-/// frame) and the previous input, and its work per frame is proportional to
+/// two canvases (the target image, what the decoder shows), the previous
+/// input, and which pixels of the first frame are clear (a bit each), and its work per frame is proportional to
 /// the rows that changed and the rectangles it writes. A frame that starts
 /// from the same pixels as an earlier one, elsewhere, does what that one did
 /// by copies (`Step`).
@@ -33,8 +33,10 @@ struct FrameDiffer {
     private var target: [CanvasPixel]
     /// What the decoder shows before the pending frame is drawn.
     private var display: [CanvasPixel]
-    /// The first frame's image, kept when the animation loops.
-    private var firstFrame: [CanvasPixel] = []
+    /// When the animation loops: one bit per pixel (row after row, 64 to a
+    /// word), set where the first frame is clear (a canvas pixel is either
+    /// clear or opaque), so that the last frame can clear what it must.
+    private var clearInFirstFrame: [UInt64] = []
     /// The new input frame composited, over the rows and columns that changed.
     private var scratch: [CanvasPixel] = []
     /// The frame not yet handed out: where it differs from `display`, and its delay.
@@ -270,8 +272,8 @@ struct FrameDiffer {
             // The first frame draws over the last one in decoders that do not
             // clear the canvas when they start over.
             target.withUnsafeBufferPointer { target in
-                firstFrame.withUnsafeBufferPointer { first in
-                    for index in 0..<width * height where target[index].isOpaque && !first[index].isOpaque {
+                clearInFirstFrame.withUnsafeBufferPointer { clear in
+                    for index in 0..<width * height where target[index].isOpaque && clear[index >> 6] & 1 << (index & 63) != 0 {
                         cleared.include(row: index / width, from: index % width)
                     }
                 }
@@ -290,7 +292,12 @@ struct FrameDiffer {
             }
         }
         if loops {
-            firstFrame = target
+            clearInFirstFrame = [UInt64](repeating: 0, count: (width * height + 63) / 64)
+            target.withUnsafeBufferPointer { target in
+                for index in target.indices where !target[index].isOpaque {
+                    clearInFirstFrame[index >> 6] |= 1 << (index & 63)
+                }
+            }
         }
         // The first frame covers the whole canvas, whatever it holds.
         pending = (PixelRect(x: 0, y: 0, width: width, height: height), delay)
