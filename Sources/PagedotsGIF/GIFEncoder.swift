@@ -188,12 +188,17 @@ private struct FrameSource {
             // No frames: one transparent frame.
             _ = differ.add([UInt8](repeating: 0, count: byteCount), changedWithin: canvas, delayMilliseconds: 0)
         }
-        for index in 0..<max(count, 0) {
+        // The frame's pixels are let go of before `body` takes its patch (a
+        // quantised photograph needs much memory of its own).
+        func patch(of index: Int) -> FramePatch? {
             let frame = frameAt(index)
             precondition(frame.pixels.count == byteCount, "frame \(index) has \(frame.pixels.count) bytes, not \(width)×\(height)×4")
             let box = index > 0 ? changedBoxAt(index).map { PixelRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height).intersection(canvas) } : nil
             let delay = min(max(frame.delayMilliseconds, 0), FrameDiffer.maxDelayMilliseconds)
-            if let patch = differ.add(frame.pixels, changedWithin: box ?? canvas, delayMilliseconds: delay) {
+            return differ.add(frame.pixels, changedWithin: box ?? canvas, delayMilliseconds: delay)
+        }
+        for index in 0..<max(count, 0) {
+            if let patch = patch(of: index) {
                 body(patch)
             }
         }
