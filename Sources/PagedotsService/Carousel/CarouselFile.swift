@@ -2,9 +2,9 @@ import Glibc
 import HTTPServer
 
 /// A carousel's file as the encoder writes it: the bytes go to an unlinked
-/// temporary file (in `TMPDIR`, else `/tmp`) as they are made, their length
-/// and SHA-256 taken as they pass, so that a carousel at the limits (a GIF
-/// of about 64 MB) is never held whole in memory; the answer is then sent
+/// temporary file (`openTemporaryFile`) as they are made, their length and
+/// SHA-256 taken as they pass, so that a carousel at the limits (a GIF of
+/// about 64 MB) is never held whole in memory; the answer is then sent
 /// from the file as the client reads it. Where no temporary file can be
 /// made or written (a read-only or full file system), the bytes are held in
 /// memory instead: the same bytes either way. (Only a temporary file that
@@ -23,7 +23,7 @@ final class CarouselFile {
 
     init(contentType: String) {
         self.contentType = contentType
-        descriptor = Self.temporaryFile()
+        descriptor = openTemporaryFile(prefix: "pagedots-carousel")
     }
 
     deinit {
@@ -34,23 +34,21 @@ final class CarouselFile {
     func write(_ bytes: UnsafeRawBufferPointer) {
         guard !lost else { return }
         checksum.update(bytes)
+        let before = count
         count += bytes.count
         if let descriptor {
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else {
-                    // The bytes so far come back into memory, and the rest join them there.
-                    holdInMemory(writtenBefore: count - bytes.count + offset)
-                    if !lost { memory.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset...])) }
-                    return
-                }
-                offset += written
+            guard !writeAll(bytes, to: descriptor) else { return }
+            // The bytes so far come back into memory, and these join them there.
+            memory = [UInt8](repeating: 0, count: before)
+            lost = !memory.withUnsafeMutableBytes { readAll(into: $0, from: descriptor, at: 0) }
+            close(descriptor)
+            self.descriptor = nil
+            guard !lost else {
+                memory = []
+                return
             }
-        } else {
-            memory.append(contentsOf: bytes)
         }
+        memory.append(contentsOf: bytes)
     }
 
     /// The `200` of the finished file: its bytes, with `headers` and a
@@ -68,46 +66,18 @@ final class CarouselFile {
     /// Copies the finished file to `output`; false if it could not.
     func copy(to output: Int32) -> Bool {
         guard !lost else { return false }
-        guard let descriptor else { return writeAll(memory, to: output) }
+        guard let descriptor else { return memory.withUnsafeBytes { writeAll($0, to: output) } }
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         var offset = 0
         while offset < count {
-            let read = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, min($0.count, count - offset), off_t(offset)) }
-            if read < 0, errno == EINTR { continue }
-            guard read > 0, writeAll(Array(chunk[..<read]), to: output) else { return false }
-            offset += read
+            let length = min(chunk.count, count - offset)
+            let copied = chunk.withUnsafeMutableBytes { chunk in
+                let piece = UnsafeMutableRawBufferPointer(rebasing: chunk[..<length])
+                return readAll(into: piece, from: descriptor, at: offset) && writeAll(UnsafeRawBufferPointer(piece), to: output)
+            }
+            guard copied else { return false }
+            offset += length
         }
         return true
-    }
-
-    /// Moves the first `written` bytes from the temporary file into memory,
-    /// and writes to memory from now on.
-    private func holdInMemory(writtenBefore written: Int) {
-        guard let descriptor else { return }
-        memory = [UInt8](repeating: 0, count: written)
-        var offset = 0
-        while offset < written {
-            let read = memory.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + offset, written - offset, off_t(offset)) }
-            if read < 0, errno == EINTR { continue }
-            guard read > 0 else {
-                lost = true
-                memory = []
-                break
-            }
-            offset += read
-        }
-        close(descriptor)
-        self.descriptor = nil
-    }
-
-    /// An open, already unlinked, temporary file; nil when none can be made.
-    private static func temporaryFile() -> Int32? {
-        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(directory)/pagedots-carousel-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { return nil }
-        _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        return descriptor
     }
 }
