@@ -92,8 +92,8 @@ extension ImageFormat {
 
 extension ImageMaker {
     /// Writes the file of a validated carousel whose pictures come from
-    /// `pictures` to `write`, a piece at a time as the encoder makes it
-    /// (a GIF about a frame at a time; an APNG at its end), and throws the
+    /// `pictures` to `write`, a piece at a time (about a frame at a time)
+    /// as the encoder makes it, and throws the
     /// first picture that could not be read: the frames are composed while
     /// the encoder asks for them, so that is known only once it has, and
     /// what was written must then be thrown away.
@@ -103,11 +103,10 @@ extension ImageMaker {
         let frames = CarouselFrames(spec: spec, layout: request.layout, renderer: renderer, pictures: pictures)
         switch spec.format {
         case .apng:
-            let bytes = apngEncoder.encode(
+            apngEncoder.encode(
                 width: frames.width, height: frames.height, plays: spec.plays, frameCount: frames.count,
-                frameAt: frames.frame(at:), changedBoxAt: frames.changedBox(at:)
+                frameAt: frames.frame(at:), changedBoxAt: frames.changedBox(at:), into: write
             )
-            bytes.withUnsafeBytes(write)
         default:
             let matte = spec.indicator.matte
             // The band's and the dots' colours stay exact beside the photographs' palettes.
