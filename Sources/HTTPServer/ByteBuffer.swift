@@ -30,6 +30,17 @@ struct ByteBuffer {
         append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// Appends what `fill` writes into `count` bytes of room it is given: as
+    /// many bytes as it returns, none when it returns nil (a failure, passed on).
+    mutating func append(upTo count: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Int?) -> Int? {
+        compactIfWorthIt()
+        let start = storage.count
+        storage.append(contentsOf: repeatElement(0, count: count))
+        let written = storage.withUnsafeMutableBytes { fill(UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
+        storage.removeSubrange((start + min(written ?? 0, count))...)
+        return written
+    }
+
     mutating func appendHeaderLine(_ field: HTTPHeaderField) {
         compactIfWorthIt()
         storage.appendHeaderLine(field)

@@ -166,6 +166,11 @@ struct HTTPConnection {
     private var input: ByteBuffer
     /// Response bytes not yet handed to the kernel.
     private var output: ByteBuffer
+    /// The body file of the last response queued, and how much of it is in
+    /// `output` already: the rest is read into `output` as it empties, and
+    /// no other request goes to the handler until it all has been, so that
+    /// responses stay in order.
+    private var unreadBody: (file: HTTPBodyFile, offset: Int)?
     private var nextSequence: UInt64 = 0
     private var inputEnded = false
     private var draining = false
@@ -254,6 +259,7 @@ struct HTTPConnection {
     /// `count` bytes of `withPendingOutput` were handed to the kernel.
     mutating func wrote(_ count: Int, now: MonotonicTime) {
         output.consume(count)
+        readBodyFile()
         writtenBytes += UInt64(count)
         lastWriteAt = now
         outputProgressAt = now
@@ -312,7 +318,9 @@ struct HTTPConnection {
     /// What the loop should do next. `canRead` and `canWrite` say whether the
     /// socket may have input and may take output.
     mutating func nextAction(at moment: Moment, canRead: Bool, canWrite: Bool) -> ConnectionAction {
-        if output.count <= settings.maxBufferedOutputBytes, let request = takeNextRequest(at: moment) {
+        // Abandoned output (a body file that could not be read) ends the connection, whatever the phase.
+        if abandoned { phase = .closed }
+        if output.count <= settings.maxBufferedOutputBytes, unreadBody == nil, let request = takeNextRequest(at: moment) {
             return request
         }
         switch phase {
@@ -551,16 +559,36 @@ struct HTTPConnection {
         includeBody: Bool, startedAt: MonotonicTime, request: HTTPRequest?, problem: String?, at moment: Moment
     ) {
         if output.isEmpty { outputProgressAt = moment.time }
-        let bodyBytes = output.appendResponse(
+        output.appendResponse(
             response, extraHeaders: extraHeaders, dateLine: moment.dateLine,
             disposition: disposition, includeBody: includeBody
         )
+        let bodyFile = includeBody ? response.bodyFile : nil
         queued.append(QueuedResponse(
-            end: writtenBytes + UInt64(output.count), startedAt: startedAt,
+            end: writtenBytes + UInt64(output.count + (bodyFile?.count ?? 0)), startedAt: startedAt,
             report: CompletedResponse(
-                status: response.status, label: response.label, seconds: 0, bodyBytes: bodyBytes,
+                status: response.status, label: response.label, seconds: 0, bodyBytes: includeBody ? response.bodyCount : 0,
                 request: request, problem: problem
             )
         ))
+        if let bodyFile {
+            unreadBody = (bodyFile, 0)
+            readBodyFile()
+        }
+    }
+
+    /// Tops the output up from the body file being sent, to
+    /// `maxBufferedOutputBytes` or the file's end: a client that reads slowly
+    /// holds no more of it than that. A file that cannot be read cuts the
+    /// response short: the connection is reset (its `Content-Length` promised more).
+    private mutating func readBodyFile() {
+        while let (file, offset) = unreadBody, output.count < settings.maxBufferedOutputBytes {
+            guard let read = output.append(upTo: min(settings.maxBufferedOutputBytes, file.count - offset), { file.read(into: $0, at: offset) }) else {
+                unreadBody = nil
+                abandoned = true
+                return
+            }
+            unreadBody = offset + read < file.count ? (file, offset + read) : nil
+        }
     }
 }

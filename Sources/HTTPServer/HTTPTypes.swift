@@ -171,6 +171,9 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [HTTPHeaderField]
     public var body: [UInt8]
+    /// A body sent from a file instead, read as the client takes it; `body`
+    /// is then empty.
+    public var bodyFile: HTTPBodyFile?
     /// A number the server hands back to `HTTPServerObserver.responseSent`
     /// (e.g. a route for metrics); 0 for the responses the server makes itself.
     public var label: Int
@@ -180,5 +183,11 @@ public struct HTTPResponse: Sendable {
         self.headers = headers
         self.body = body
         self.label = label
+    }
+
+    /// A response whose body is `bodyFile`'s.
+    public init(status: Int, headers: [HTTPHeaderField] = [], bodyFile: HTTPBodyFile, label: Int = 0) {
+        self.init(status: status, headers: headers, label: label)
+        self.bodyFile = bodyFile
     }
 }

@@ -9,12 +9,14 @@
 public final class PreparedResponse: Sendable {
     public let status: Int
     public let label: Int
-    /// Bytes held: serialised head plus body.
+    /// Bytes held: serialised head plus body (a body file's bytes are not held).
     public let byteCount: Int
     /// `HTTP/1.1 200 OK\r\n`, header lines with CRLF; no blank line yet.
     let head: [UInt8]
-    /// Empty when the status allows no body.
+    /// Empty when the status allows no body, or when the body is `bodyFile`'s.
     let body: [UInt8]
+    /// The body, when it is sent from a file (and the status allows one).
+    let bodyFile: HTTPBodyFile?
 
     public init(_ response: HTTPResponse) {
         status = response.status
@@ -31,12 +33,16 @@ public final class PreparedResponse: Sendable {
             head.appendHeaderLine(field)
         }
         if hasBody {
-            head.appendHeaderLine(HTTPHeaderField("Content-Length", String(response.body.count)))
+            head.appendHeaderLine(HTTPHeaderField("Content-Length", String(response.bodyFile?.count ?? response.body.count)))
         }
         self.head = head
-        body = hasBody ? response.body : []
+        body = hasBody && response.bodyFile == nil ? response.body : []
+        bodyFile = hasBody ? response.bodyFile : nil
         byteCount = head.count + body.count
     }
+
+    /// The body's length, wherever it is kept.
+    var bodyCount: Int { bodyFile?.count ?? body.count }
 
     /// RFC 9110 §6.4.1: 1xx, 204 and 304 responses end with their header section.
     static func allowsBody(status: Int) -> Bool {
@@ -111,7 +117,9 @@ enum ConnectionDisposition {
 extension ByteBuffer {
     /// Appends a whole response as it goes on the wire: the prepared head, the
     /// extra headers, `Date`, `Connection` when needed, the blank line, and the
-    /// body unless `includeBody` is false (HEAD). Returns the body bytes appended.
+    /// body unless `includeBody` is false (HEAD); a body file's bytes are
+    /// left for the caller to append as they are sent. Returns the body
+    /// bytes appended.
     @discardableResult
     mutating func appendResponse(
         _ response: PreparedResponse, extraHeaders: [HTTPHeaderField], dateLine: [UInt8],

@@ -63,23 +63,18 @@ struct ColorQuantizer {
         // libimagequant's palette depends on how many OpenMP threads share
         // its sums: one thread makes it the same on every machine.
         omp_set_num_threads(1)
-        var rgba = [UInt8](repeating: 0, count: pixels.count * 4)
-        for (index, pixel) in pixels.enumerated() where pixel.mustDraw {
-            rgba[index * 4] = UInt8(truncatingIfNeeded: pixel)
-            rgba[index * 4 + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
-            rgba[index * 4 + 2] = UInt8(truncatingIfNeeded: pixel >> 16)
-            rgba[index * 4 + 3] = 255
-        }
         guard let attributes = liq_attr_create() else { preconditionFailure("libimagequant liq_attr_create failed") }
         defer { liq_attr_destroy(attributes) }
         liq_set_max_colors(attributes, settings.maxColors)
         liq_set_speed(attributes, settings.speed)
         var indices = [UInt8](repeating: 0, count: pixels.count)
         var palette: [(rgb: UInt32, opaque: Bool)] = []
-        rgba.withUnsafeBytes { bitmap in
-            guard let base = bitmap.baseAddress,
-                  let image = liq_image_create_rgba(attributes, base, Int32(width), Int32(height), 0) else {
-                preconditionFailure("libimagequant liq_image_create_rgba failed for \(width)×\(height)")
+        // libimagequant reads the pixels a row at a time as RGBA (those not
+        // drawn transparent black), so no RGBA copy of the frame is made.
+        pixels.withUnsafeBufferPointer { patch in
+            guard let base = patch.baseAddress,
+                  let image = liq_image_create_custom(attributes, patchRow, UnsafeMutableRawPointer(mutating: base), Int32(width), Int32(height), 0) else {
+                preconditionFailure("libimagequant liq_image_create_custom failed for \(width)×\(height)")
             }
             defer { liq_image_destroy(image) }
             for rgb in settings.exactColors {
@@ -139,5 +134,18 @@ struct ColorQuantizer {
             }
         }
         return palette.indices.filter { palette[$0].opaque }.min { distance(palette[$0].rgb, rgb) < distance(palette[$1].rgb, rgb) } ?? 0
+    }
+}
+
+/// libimagequant's row callback: row `row` of a patch (`user_info`, its
+/// `width` pixels a row) as RGBA, the pixels not drawn transparent black.
+private func patchRow(_ output: UnsafeMutablePointer<liq_color>?, _ row: Int32, _ width: Int32, _ patch: UnsafeMutableRawPointer?) {
+    guard let output, let patch = patch?.assumingMemoryBound(to: PatchPixel.self) else { return }
+    let start = Int(row) * Int(width)
+    for x in 0..<Int(width) {
+        let pixel = patch[start + x]
+        output[x] = pixel.mustDraw
+            ? liq_color(r: UInt8(truncatingIfNeeded: pixel), g: UInt8(truncatingIfNeeded: pixel >> 8), b: UInt8(truncatingIfNeeded: pixel >> 16), a: 255)
+            : liq_color(r: 0, g: 0, b: 0, a: 0)
     }
 }

@@ -11,8 +11,8 @@ import PagedotsPixels
 ///
 /// A frame's disposal depends on the frame after it, so each frame is handed
 /// out when the next different one arrives (or at `finish`). The differ keeps
-/// three canvases (the target image, what the decoder shows, the first
-/// frame) and the previous input, and its work per frame is proportional to
+/// two canvases (the target image, what the decoder shows), the previous
+/// input, and which pixels of the first frame are clear (a bit each), and its work per frame is proportional to
 /// the rows that changed and the rectangles it writes. A frame that starts
 /// from the same pixels as an earlier one, elsewhere, does what that one did
 /// by copies (`Step`).
@@ -33,10 +33,10 @@ struct FrameDiffer {
     private var target: [CanvasPixel]
     /// What the decoder shows before the pending frame is drawn.
     private var display: [CanvasPixel]
-    /// The first frame's image, kept when the animation loops.
-    private var firstFrame: [CanvasPixel] = []
-    /// The new input frame composited, over the rows and columns that changed.
-    private var scratch: [CanvasPixel] = []
+    /// When the animation loops: one bit per pixel (row after row, 64 to a
+    /// word), set where the first frame is clear (a canvas pixel is either
+    /// clear or opaque), so that the last frame can clear what it must.
+    private var clearInFirstFrame: [UInt64] = []
     /// The frame not yet handed out: where it differs from `display`, and its delay.
     private var pending: (changed: PixelRect, delayMilliseconds: Int)?
     /// How many patches were handed out.
@@ -140,7 +140,9 @@ struct FrameDiffer {
         if !pending.changed.isEmpty, let (step, dx, dy) = recordedStep(startingFrom: input, box: box, pending: pending.changed) {
             return replay(step, movedBy: dx, dy, pendingDelay: pending.delayMilliseconds, delay: delay)
         }
-        let (changed, cleared) = compositeIntoScratch(input, over: box)
+        // Made for this frame and let go of with it: the caller may need much
+        // memory for the patch (a quantised photograph) before the next one.
+        let (composited, changed, cleared) = composite(input, over: box)
         guard !changed.isEmpty else {
             // Different bytes, the same picture (e.g. another colour at alpha 0).
             self.pending = (pending.changed, Self.addDelays(pending.delayMilliseconds, delay))
@@ -148,10 +150,11 @@ struct FrameDiffer {
         }
         // (The first frame's step is not recorded: hardly a later step starts
         // from a whole canvas pending over a clear display.)
-        let start = handedOut > 0 && !pending.changed.isEmpty ? startingPixels(input, box: box, pending: pending.changed) : nil
+        let start = handedOut > 0 && !pending.changed.isEmpty
+            ? startingPixels(input, composited: composited, box: box, pending: pending.changed) : nil
         let patch = complete(clearing: cleared)
-        scratch.withUnsafeBytes { scratch in
-            target.withUnsafeMutableBytes { Self.copy(box, width: width, from: scratch.baseAddress!, packed: true, to: $0.baseAddress!) }
+        composited.withUnsafeBytes { composited in
+            target.withUnsafeMutableBytes { Self.copy(box, width: width, from: composited.baseAddress!, packed: true, to: $0.baseAddress!) }
         }
         // The new target differs from the display only where it changed, and
         // where the frame just handed out clears its rectangle.
@@ -169,9 +172,9 @@ struct FrameDiffer {
 
     /// The pixels that the step of `input` (changed inside `box`, the
     /// pending frame's rectangle `pending`) starts from and makes, as a
-    /// `Step` holds them, once composited into `scratch`; nil when the step
+    /// `Step` holds them, given it `composited` over `box`; nil when the step
     /// and its patch (at most its reach) would not fit the budget.
-    private func startingPixels(_ input: [UInt8], box: PixelRect, pending: PixelRect) -> [UInt32]? {
+    private func startingPixels(_ input: [UInt8], composited: [CanvasPixel], box: PixelRect, pending: PixelRect) -> [UInt32]? {
         let reach = box.union(pending)
         let count = reach.area + 2 * box.area + pending.area
         guard budget.fits(4 * (count + reach.area), for: .steps) else { return nil }
@@ -184,7 +187,7 @@ struct FrameDiffer {
             previousInput.withUnsafeBytes { take($0, over: reach) }
             input.withUnsafeBytes { take($0, over: box) }
             display.withUnsafeBytes { take($0, over: pending) }
-            scratch.withUnsafeBytes { take($0, over: box, packed: true) }
+            composited.withUnsafeBytes { take($0, over: box, packed: true) }
             initialized = count
         }
     }
@@ -270,8 +273,8 @@ struct FrameDiffer {
             // The first frame draws over the last one in decoders that do not
             // clear the canvas when they start over.
             target.withUnsafeBufferPointer { target in
-                firstFrame.withUnsafeBufferPointer { first in
-                    for index in 0..<width * height where target[index].isOpaque && !first[index].isOpaque {
+                clearInFirstFrame.withUnsafeBufferPointer { clear in
+                    for index in 0..<width * height where target[index].isOpaque && clear[index >> 6] & 1 << (index & 63) != 0 {
                         cleared.include(row: index / width, from: index % width)
                     }
                 }
@@ -290,30 +293,32 @@ struct FrameDiffer {
             }
         }
         if loops {
-            firstFrame = target
+            clearInFirstFrame = [UInt64](repeating: 0, count: (width * height + 63) / 64)
+            target.withUnsafeBufferPointer { target in
+                for index in target.indices where !target[index].isOpaque {
+                    clearInFirstFrame[index >> 6] |= 1 << (index & 63)
+                }
+            }
         }
         // The first frame covers the whole canvas, whatever it holds.
         pending = (PixelRect(x: 0, y: 0, width: width, height: height), delay)
     }
 
-    /// Composites `input` over `box` into `scratch`; returns the rectangles of
-    /// the pixels that differ from the target, and of those that go from
-    /// opaque to transparent (`.empty` when none).
+    /// `input` composited over `box` (its pixels alone, row after row), and
+    /// the rectangles of the pixels that differ from the target, and of
+    /// those that go from opaque to transparent (`.empty` when none).
     ///
     /// The target is always the previous input composited, so a pixel whose
     /// input bytes did not change is the target's; and a `Compositor`
     /// remembers each composite for the next pixel.
-    private mutating func compositeIntoScratch(_ input: [UInt8], over box: PixelRect) -> (changed: PixelRect, cleared: PixelRect) {
-        if scratch.count < box.area {
-            scratch = [CanvasPixel](repeating: .clear, count: box.area)
-        }
+    private func composite(_ input: [UInt8], over box: PixelRect) -> (composited: [CanvasPixel], changed: PixelRect, cleared: PixelRect) {
         var changed = PixelBounds(), cleared = PixelBounds()
-        input.withUnsafeBytes { bytes in
-            previousInput.withUnsafeBytes { previous in
-                scratch.withUnsafeMutableBufferPointer { scratch in
+        let composited = [CanvasPixel](unsafeUninitializedCapacity: box.area) { composited, initialized in
+            input.withUnsafeBytes { bytes in
+                previousInput.withUnsafeBytes { previous in
                     target.withUnsafeBufferPointer { target in
                         guard let bytes = bytes.baseAddress, let previous = previous.baseAddress,
-                              let scratch = scratch.baseAddress, let target = target.baseAddress else { return }
+                              let scratch = composited.baseAddress, let target = target.baseAddress else { return }
                         var compositor = Compositor(matte: matte)
                         for row in 0..<box.height {
                             let y = box.y + row, start = y * width + box.x
@@ -323,11 +328,11 @@ struct FrameDiffer {
                             for x in 0..<box.width {
                                 let raw = input.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self)
                                 guard raw != before.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self) else {
-                                    new[x] = old[x]
+                                    (new + x).initialize(to: old[x])
                                     continue
                                 }
                                 let pixel = compositor.composite(raw)
-                                new[x] = pixel
+                                (new + x).initialize(to: pixel)
                                 if pixel != old[x] {
                                     first = min(first, x)
                                     last = x
@@ -347,8 +352,9 @@ struct FrameDiffer {
                     }
                 }
             }
+            initialized = box.area
         }
-        return (changed.rect, cleared.rect)
+        return (composited, changed.rect, cleared.rect)
     }
 
     /// Takes in the pixels of `rect` where the target differs from the display.

@@ -72,6 +72,25 @@ public final class GIFEncoder {
         frameCount: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int),
         changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)? = { _ in nil }, exactColors: [UInt32] = []
     ) -> [UInt8] {
+        var bytes: [UInt8] = []
+        encode(
+            width: width, height: height, plays: plays, matte: matte, frameCount: frameCount, frameAt: frameAt,
+            changedBoxAt: changedBoxAt, exactColors: exactColors, into: { bytes.append(contentsOf: $0) }
+        )
+        return bytes
+    }
+
+    /// The same file as `encode(width:height:plays:matte:frameCount:frameAt:changedBoxAt:exactColors:)`,
+    /// handed to `write` in order a piece at a time as it is made (the
+    /// header, then about a frame at a time), so that it is never held
+    /// whole: a carousel's file can be larger than everything else its
+    /// encoding holds together.
+    public func encode(
+        width: Int, height: Int, plays: Int, matte: (red: UInt8, green: UInt8, blue: UInt8),
+        frameCount: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int),
+        changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)? = { _ in nil }, exactColors: [UInt32] = [],
+        into write: (UnsafeRawBufferPointer) -> Void
+    ) {
         precondition((1...65535).contains(width) && (1...65535).contains(height), "a GIF is 1…65535 pixels a side, not \(width)×\(height)")
         let frames = FrameSource(width: width, height: height, count: frameCount)
         let matte = Matte(red: matte.red, green: matte.green, blue: matte.blue)
@@ -119,16 +138,20 @@ public final class GIFEncoder {
             Self.appendLoop(plays: plays, to: file)
         }
         let writer = FrameWriter(file: file, plan: plan, isStill: frameTotal == 1, repeats: repeats, quantizing: quantizing.keeping(exactly: exactColors))
+        file.flush(to: write)
         if keptAll {
             for (patch, colors) in patches {
                 writer.write(patch, colors: colors)
+                file.flush(to: write)
             }
         } else {
             frames.forEachPatch(of: frameAt, changedBoxAt: changedBoxAt, matte: matte, loops: loops, budget: budget) {
                 writer.write($0)
+                file.flush(to: write)
             }
         }
-        return file.finish()
+        file.finish()
+        file.flush(to: write)
     }
 
     /// The loop extension for `plays` plays in all. Its count is the number
@@ -165,12 +188,17 @@ private struct FrameSource {
             // No frames: one transparent frame.
             _ = differ.add([UInt8](repeating: 0, count: byteCount), changedWithin: canvas, delayMilliseconds: 0)
         }
-        for index in 0..<max(count, 0) {
+        // The frame's pixels are let go of before `body` takes its patch (a
+        // quantised photograph needs much memory of its own).
+        func patch(of index: Int) -> FramePatch? {
             let frame = frameAt(index)
             precondition(frame.pixels.count == byteCount, "frame \(index) has \(frame.pixels.count) bytes, not \(width)×\(height)×4")
             let box = index > 0 ? changedBoxAt(index).map { PixelRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height).intersection(canvas) } : nil
             let delay = min(max(frame.delayMilliseconds, 0), FrameDiffer.maxDelayMilliseconds)
-            if let patch = differ.add(frame.pixels, changedWithin: box ?? canvas, delayMilliseconds: delay) {
+            return differ.add(frame.pixels, changedWithin: box ?? canvas, delayMilliseconds: delay)
+        }
+        for index in 0..<max(count, 0) {
+            if let patch = patch(of: index) {
                 body(patch)
             }
         }

@@ -3,7 +3,9 @@ import PagedotsPixels
 
 /// A GIF file written by giflib's encoder (`EGif…`) into memory: the screen
 /// descriptor and global palette, the NETSCAPE2.0 loop extension, graphic
-/// control extensions, and images whose LZW compression giflib does.
+/// control extensions, and images whose LZW compression giflib does. What
+/// is written is held until `flush` hands it on, so that a large file need
+/// not be held whole.
 ///
 /// Images can be written as candidates: `appendSmallest` writes several
 /// encodings of one frame and keeps the smallest, discarding the others'
@@ -13,7 +15,7 @@ import PagedotsPixels
 /// Only a failed allocation inside giflib can make a call fail, never the
 /// pixels, so failures are preconditions.
 final class GIFFileWriter {
-    /// The file's bytes, where giflib's output function appends, reached
+    /// The file's bytes since the last flush, where giflib's output function appends, reached
     /// through a pointer of the writer's own: giflib calls that function
     /// hundreds of times a file (a block or a header field at a time), each
     /// without taking a reference to an object or checking exclusive access.
@@ -113,10 +115,10 @@ final class GIFFileWriter {
         }
     }
 
-    /// The bytes written so far.
+    /// The bytes written since the last flush.
     var byteCount: Int { output.pointee.count }
 
-    /// The last `count` bytes written.
+    /// The last `count` bytes written (since the last flush).
     func lastBytes(_ count: Int) -> [UInt8] {
         Array(output.pointee.suffix(count))
     }
@@ -156,13 +158,20 @@ final class GIFFileWriter {
         return best?.candidate ?? 0
     }
 
-    /// Writes the trailer and returns the file.
-    func finish() -> [UInt8] {
+    /// Hands the bytes written since the last flush to `write` and lets go
+    /// of them: between images, never inside `appendSmallest`.
+    func flush(to write: (UnsafeRawBufferPointer) -> Void) {
+        guard !output.pointee.isEmpty else { return }
+        output.pointee.withUnsafeBytes(write)
+        output.pointee.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes the trailer (then `flush` hands it on).
+    func finish() {
         if let file {
             Self.check(EGifCloseFile(file, nil), "EGifCloseFile")
             self.file = nil
         }
-        return output.pointee
     }
 
     /// Runs `body` with a giflib colour map of `colors` padded with black to

@@ -64,12 +64,30 @@ public final class APNGEncoder {
         frameCount: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int),
         changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)? = { _ in nil }
     ) -> [UInt8] {
+        var bytes: [UInt8] = []
+        encode(
+            width: width, height: height, plays: plays, frameCount: frameCount, frameAt: frameAt, changedBoxAt: changedBoxAt,
+            into: { bytes.append(contentsOf: $0) }
+        )
+        return bytes
+    }
+
+    /// The same file as `encode(width:height:plays:frameCount:frameAt:changedBoxAt:)`,
+    /// handed to `write` in order a piece at a time as it is made (about a
+    /// frame at a time), so that it is never held whole: a carousel's APNG
+    /// can be larger than everything else its encoding holds together.
+    public func encode(
+        width: Int, height: Int, plays: Int,
+        frameCount: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int),
+        changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)? = { _ in nil },
+        into write: (UnsafeRawBufferPointer) -> Void
+    ) {
         precondition(width > 0 && height > 0, "an animation needs a canvas of at least 1×1, not \(width)×\(height)")
         defer { if ownsBudget { budget.reset() } }
         var survey = AnimationSurvey(width: width, height: height, frameCount: frameCount, budget: budget, frameAt: frameAt, changedBoxAt: changedBoxAt)
         defer { survey.forgetChanges() }
         guard let first = survey.takeFirst() else {
-            return PNGEncoder().encode(rgba: RGBACanvas(width: width, height: height).pixels, width: width, height: height)
+            return PNGEncoder().encode(rgba: RGBACanvas(width: width, height: height).pixels, width: width, height: height).withUnsafeBytes(write)
         }
         let layout = PixelLayout.smallest(for: survey.colors)
         // A palette with no transparent colour gets one, and RGB a colour
@@ -103,9 +121,11 @@ public final class APNGEncoder {
             for (part, delay) in delays[number].enumerated() where number > 0 || part > 0 {
                 let composed = composeFrame(next, change: part == 0 ? frame.change : .empty, composer: &composer)
                 file.add(rect: composed.rect, delay: delay, blend: composed.blend, stream: compressor.smallest, disposingPreviousWith: composed.dispose)
+                file.flush(to: write)
             }
         }
-        return file.finish()
+        file.finish()
+        file.flush(to: write)
     }
 
     /// Chooses how the frame before is disposed of and how `next` is drawn

@@ -28,11 +28,17 @@ struct AnimationFileWriter {
         pending = (FrameControl(rect: rect, delay: delay, dispose: .none, blend: blend), stream)
     }
 
-    /// The file: the last frame is left as it is (dispose none), then IEND.
-    mutating func finish() -> [UInt8] {
+    /// Hands the chunks written so far (all but the frame waiting for the
+    /// next) to `write` and lets go of them.
+    mutating func flush(to write: (UnsafeRawBufferPointer) -> Void) {
+        chunks.flush(to: write)
+    }
+
+    /// Ends the file: the last frame is left as it is (dispose none), then
+    /// IEND; `flush` then hands on the rest.
+    mutating func finish() {
         writePending(dispose: .none)
         chunks.appendChunk("IEND") { _ in }
-        return chunks.bytes
     }
 
     private mutating func writePending(dispose: DisposeOp) {

@@ -15,6 +15,14 @@ struct PNGChunkWriter {
         bytes.append(contentsOf: Self.signature)
     }
 
+    /// Hands the bytes laid out so far to `write` and lets go of them
+    /// (between chunks): a large file need not be held whole.
+    mutating func flush(to write: (UnsafeRawBufferPointer) -> Void) {
+        guard !bytes.isEmpty else { return }
+        bytes.withUnsafeBytes(write)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
     /// Appends a chunk whose data `writeData` appends to the buffer it is given.
     mutating func appendChunk(_ type: StaticString, writeData: (inout [UInt8]) -> Void) {
         let lengthIndex = bytes.count

@@ -30,6 +30,9 @@ public struct CarouselPictures {
 /// the reading direction), the backdrop, and the indicator drawn by the
 /// `RasterRenderer`. A frame whose slides are those of the frame before is
 /// composed only inside the indicator's box, which is then its changed box.
+/// The canvas holds the frame composed last; each frame's pixels are read
+/// from it whole into an array of the caller's, so that no copy of a frame
+/// is kept between frames (a carousel at the limits is 9 MiB a frame).
 public final class CarouselFrames {
     public let width: Int
     public let height: Int
@@ -47,8 +50,8 @@ public final class CarouselFrames {
     private let context: OpaquePointer
     /// The scaled slides (or the carousel GIF's frame) held, the latest last: at most two.
     private var held: [(view: SlideView, surface: OpaquePointer)] = []
-    /// The last frame composed and its pixels.
-    private var last: (index: Int, pixels: [UInt8], box: PixelRect)?
+    /// The last frame composed, and the box it was composed in.
+    private var last: (index: Int, box: PixelRect)?
 
     /// The frames of a validated carousel laid out by `layout`.
     public init(spec: CarouselSpec, layout: CarouselLayout, renderer: RasterRenderer, pictures: CarouselPictures) {
@@ -73,25 +76,21 @@ public final class CarouselFrames {
 
     /// Frame `index`'s straight RGBA pixels (`width × height × 4` bytes) and how long it shows.
     public func frame(at index: Int) -> (pixels: [UInt8], delayMilliseconds: Int) {
-        let canvas = PixelRect(x: 0, y: 0, width: width, height: height)
-        var pixels: [UInt8]
-        var box = canvas
+        var box = PixelRect(x: 0, y: 0, width: width, height: height)
         if let last, last.index == index - 1, frames[index].frame.slides == frames[last.index].frame.slides {
-            pixels = last.pixels
             box = frames[index].indicatorChanged ? layout.indicator : .empty
-        } else {
-            pixels = [UInt8](repeating: 0, count: width * height * 4)
         }
         if !box.isEmpty {
             compose(frames[index].frame, inside: box)
-            pixels.withUnsafeMutableBytes { output in
-                cairo_surface_flush(surface)
-                CairoPixels.copyStraightRGBA(
-                    of: surface, box: (box.x, box.y, box.width, box.height), into: output, at: (box.x, box.y), width: width, inks: .none
-                )
-            }
+            cairo_surface_flush(surface)
         }
-        last = (index, pixels, box)
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { output, initialized in
+            CairoPixels.copyStraightRGBA(
+                of: surface, box: (0, 0, width, height), into: UnsafeMutableRawBufferPointer(output), at: (0, 0), width: width, inks: .none
+            )
+            initialized = output.count
+        }
+        last = (index, box)
         return (pixels, frames[index].frame.delay)
     }
 
@@ -195,12 +194,16 @@ public final class CarouselFrames {
     }
 
     /// The slide (or source frame) `view` shows, scaled to the slides' box:
-    /// held, or decoded and scaled now (letting go of the oldest held); nil
-    /// when it cannot be read (`failure` says why).
+    /// held, or decoded and scaled now, the oldest held let go of first
+    /// (a change asks for the slide leaving, then the one coming); nil
+    /// when it cannot be read (`failure` says why). Only the decoded
+    /// picture's surface is kept while it is scaled, not its pixels too.
     private func picture(_ view: SlideView) -> OpaquePointer? {
         if let found = held.first(where: { $0.view == view }) { return found.surface }
-        let image: RGBAImage
+        if held.count == 2 { cairo_surface_destroy(held.removeFirst().surface) }
+        let source: (surface: OpaquePointer, width: Int, height: Int)
         do {
+            let image: RGBAImage
             switch view {
             case .slide(let index):
                 image = try pictures.slide(index, minimumSize(of: pictures.slideSizes[index]))
@@ -209,12 +212,12 @@ public final class CarouselFrames {
             case .change:
                 preconditionFailure("a change shows two pictures, each asked for as a slide")
             }
+            source = (Self.premultipliedSurface(of: image), image.width, image.height)
         } catch {
             failure = failure ?? error
             return nil
         }
-        let scaled = scaledToSlides(image)
-        if held.count == 2 { cairo_surface_destroy(held.removeFirst().surface) }
+        let scaled = scaledToSlides(source)
         held.append((view, scaled))
         return scaled
     }
@@ -232,13 +235,13 @@ public final class CarouselFrames {
         return spec.composition.fit == .cover ? max(across, down) : min(across, down)
     }
 
-    /// `image` scaled once to the slides' box by `fit` (centred; on `matte`
-    /// with `contain`), as a premultiplied surface.
-    private func scaledToSlides(_ image: RGBAImage) -> OpaquePointer {
-        let source = Self.premultipliedSurface(of: image)
-        defer { cairo_surface_destroy(source) }
+    /// A picture's premultiplied surface scaled once to the slides' box by
+    /// `fit` (centred; on `matte` with `contain`); takes the picture's surface.
+    private func scaledToSlides(_ image: (surface: OpaquePointer, width: Int, height: Int)) -> OpaquePointer {
+        let source = image.surface
         let (width, height) = (layout.slides.width, layout.slides.height)
-        if image.width == width, image.height == height { return cairo_surface_reference(source) }
+        if image.width == width, image.height == height { return source }
+        defer { cairo_surface_destroy(source) }
         let target = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
         let context = cairo_create(target)!
         defer { cairo_destroy(context) }

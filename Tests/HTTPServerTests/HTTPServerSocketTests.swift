@@ -132,6 +132,20 @@ struct HTTPServerWireTests {
         #expect(withoutDate(client.readResponse()) == helloResponse)
     }
 
+    @Test("A body sent from a file goes out whole, with its Content-Length, before the pipelined answer after it")
+    func fileResponse() throws {
+        let server = try TestServer()
+        let client = try server.client()
+        // Many times the 64 KiB a connection buffers.
+        let size = 2 << 20
+        client.send("GET /file?\(size) HTTP/1.1\r\nHost: a\r\n\r\nGET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        let answer = try #require(client.readResponseBytes())
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Length: \(size)\r\n".utf8)
+        #expect(Array(answer.prefix(head.count)) == head)
+        #expect(Array(answer.suffix(size)) == patternedBytes(size))
+        #expect(withoutDate(client.readResponse()) == helloResponse)
+    }
+
     @Test("Protocol errors are answered with their status and Connection: close, then the connection ends", arguments: [
         ("GET / HTTP/1.1\r\n\r\n", 400),
         ("GET / HTTP/1.1\r\nHost : a\r\n\r\n", 400),

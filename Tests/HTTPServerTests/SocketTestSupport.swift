@@ -67,6 +67,11 @@ final class TestClient {
     /// One response: its head, and as many body bytes as its Content-Length
     /// says (none for HEAD when `head` is true). Nil if the connection ends first.
     func readResponse(head: Bool = false) -> String? {
+        readResponseBytes(head: head).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// One response's bytes, as `readResponse` finds them.
+    func readResponseBytes(head: Bool = false) -> [UInt8]? {
         let separator = Array("\r\n\r\n".utf8)
         var headEnd: Int?
         while true {
@@ -83,12 +88,13 @@ final class TestClient {
             guard fill() else { return nil }
         }
         defer { buffered.removeFirst(headEnd + length) }
-        return String(decoding: buffered[..<(headEnd + length)], as: UTF8.self)
+        return Array(buffered[..<(headEnd + length)])
     }
 }
 
 /// A handler for the wire tests. Paths: `/hello` (text "hello"), `/echo`
-/// (method, path, query and `X-Test`), `/big?n` (n bytes), `/deferred`
+/// (method, path, query and `X-Test`), `/big?n` (n bytes), `/file?n` (n
+/// bytes of `patternedBytes`, from a temporary file), `/deferred`
 /// (answered later by the test through `nextDeferred`), and `POST /upload`,
 /// which takes its body and answers `uploadSummary` of it.
 final class TestHandler: HTTPHandler {
@@ -112,6 +118,11 @@ final class TestHandler: HTTPHandler {
             responder.send(HTTPResponse(status: 200, body: Array(text.utf8), label: 2))
         case "/big":
             responder.send(HTTPResponse(status: 200, body: [UInt8](repeating: 0x62, count: Int(request.query) ?? 0), label: 3))
+        case "/file":
+            guard let file = try? temporaryBodyFile(patternedBytes(Int(request.query) ?? 0)) else {
+                return responder.send(HTTPResponse(status: 500, body: Array("no temporary file".utf8)))
+            }
+            responder.send(HTTPResponse(status: 200, bodyFile: file, label: 5))
         case "/upload":
             responder.send(HTTPResponse(status: 200, body: Array("no body".utf8), label: 4))
         case "/deferred":

@@ -44,6 +44,39 @@ struct CarouselUploadTests {
         #expect(try slides[0].decode(atLeast: (16, 12)).width == 16)
     }
 
+    @Test("Spooled to a temporary file, the slides decode to the same pixels and the body is let go of; a carousel GIF stays in memory")
+    func spooled() throws {
+        var body: HTTPRequestBody? = HTTPRequestBody(MultipartBody([.file("slide", "baseline.jpg"), .file("slide", "rgba.png")]).bytes)
+        weak let released = body
+        var upload: CarouselUpload? = try CarouselUpload(body: try #require(body), boundary: MultipartBoundary(MultipartBody.boundary))
+        body = nil
+        guard case .slides(let inMemory) = try #require(upload).content else {
+            Issue.record("not slides")
+            return
+        }
+        let expected = try inMemory.map { try $0.decode().pixels }
+        let half = try inMemory[0].decode(atLeast: (16, 12)).pixels
+        let spooled = try #require(upload).spooled()
+        upload = nil
+        _ = consume inMemory
+        #expect(released == nil)
+        guard case .slides(let slides) = spooled.content else {
+            Issue.record("not slides")
+            return
+        }
+        #expect(slides.map(\.role) == ["slide 1", "slide 2"])
+        #expect(try slides.map { try $0.decode().pixels } == expected)
+        #expect(try slides[0].decode(atLeast: (16, 12)).pixels == half)
+
+        let gif = HTTPRequestBody(MultipartBody([.file("carousel", "animated.gif")]).bytes)
+        let carousel = try CarouselUpload(body: gif, boundary: MultipartBoundary(MultipartBody.boundary)).spooled()
+        guard case .carousel(let image) = carousel.content else {
+            Issue.record("not a carousel")
+            return
+        }
+        #expect(try image.animation().frames.count == 4)
+    }
+
     @Test("A carousel GIF made elsewhere: its timeline read, its frames played")
     func carousel() throws {
         let body = HTTPRequestBody(MultipartBody([.file("carousel", "animated.gif")]).bytes)

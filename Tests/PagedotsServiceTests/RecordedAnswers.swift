@@ -15,7 +15,7 @@ final class RecordedAnswers: Sendable {
         HTTPResponder { [self] response, _ in
             statuses.withLock { $0[name, default: []].append(response.status) }
             heads.withLock { $0[name] = String(decoding: response.head, as: UTF8.self) }
-            bodies.withLock { $0[name] = response.body }
+            bodies.withLock { $0[name] = response.sentBody }
             delivered.signal()
         }
     }
@@ -30,5 +30,15 @@ final class RecordedAnswers: Sendable {
     /// Blocks until `count` more answers have arrived.
     func waitFor(_ count: Int) {
         for _ in 0..<count { delivered.wait() }
+    }
+}
+
+extension PreparedResponse {
+    /// The body as it goes on the wire: read from its file, when it has one.
+    var sentBody: [UInt8] {
+        guard let file = bodyFile else { return body }
+        var bytes = [UInt8](repeating: 0, count: file.count)
+        let read = bytes.withUnsafeMutableBytes { file.read(into: $0, at: 0) }
+        return Array(bytes[..<(read ?? 0)])
     }
 }

@@ -32,11 +32,14 @@ enum CarouselDrawing {
         }
     }
 
-    /// Draws and encodes a validated carousel with `maker`, decoding the
-    /// upload's pictures as the frames need them; throws a picture's refusal.
-    static func draw(_ request: CarouselRequest, upload: CarouselUpload, maker: ImageMaker) throws(ServiceError) -> EncodedImage {
+    /// Draws and encodes a validated carousel with `maker` into a
+    /// `CarouselFile`, decoding the upload's pictures as the frames need
+    /// them; throws a picture's refusal.
+    static func draw(_ request: CarouselRequest, upload: CarouselUpload, maker: ImageMaker) throws(ServiceError) -> CarouselFile {
+        let file = CarouselFile(contentType: request.spec.format.mediaType)
         do {
-            return try maker.makeCarousel(request, pictures: pictures(of: upload))
+            try maker.makeCarousel(request, pictures: pictures(of: upload), into: file.write)
+            return file
         } catch let error as CarouselUploadError {
             throw .upload(error)
         } catch {

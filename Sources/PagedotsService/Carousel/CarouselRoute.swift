@@ -1,4 +1,5 @@
 import HTTPServer
+import Locking
 import MultipartFormData
 import PagedotsCore
 
@@ -77,11 +78,14 @@ struct CarouselRoute: Sendable {
         guard let body, body.count > 0 else {
             return responder.send(ServiceError.upload(CarouselUploadError(CarouselUploadError.wrongParts("no body"))).response(route: .carousel))
         }
-        // Reading the parts scans the whole body and decoding takes longer: an animation thread's work.
+        // Reading the parts scans the whole body and decoding takes longer:
+        // an animation thread's work. It takes the body from the parcel, so
+        // that once the slides are spooled nothing holds the body's memory.
+        let parcel = BodyParcel(body)
         let accepted = renderLanes.submit(.animation) { maker in
             let response: HTTPResponse
             do throws(ServiceError) {
-                response = try answer(request, body: body, head: head, maker: maker)
+                response = try answer(request, parcel: parcel, head: head, maker: maker)
             } catch {
                 response = error.response(route: .carousel)
             }
@@ -91,10 +95,10 @@ struct CarouselRoute: Sendable {
     }
 
     /// The carousel `request` asks for, drawn by `maker`, or the refusal.
-    private func answer(_ request: HTTPRequest, body: HTTPRequestBody, head: Head, maker: ImageMaker) throws(ServiceError) -> HTTPResponse {
-        let upload: CarouselUpload
+    private func answer(_ request: HTTPRequest, parcel: BodyParcel, head: Head, maker: ImageMaker) throws(ServiceError) -> HTTPResponse {
+        var upload: CarouselUpload
         do throws(CarouselUploadError) {
-            upload = try CarouselUpload(body: body, boundary: head.boundary)
+            upload = try CarouselUpload(body: parcel.take(), boundary: head.boundary)
         } catch {
             throw .upload(error)
         }
@@ -108,20 +112,35 @@ struct CarouselRoute: Sendable {
             metrics.recordRateLimited()
             throw .tooManyNewImages(retryAfter: seconds)
         }
+        // The slides are decoded one at a time from a temporary file: the body's memory goes.
+        upload = upload.spooled()
         let start = monotonicSeconds()
-        let image = try CarouselDrawing.draw(parsed, upload: upload, maker: maker)
+        let file = try CarouselDrawing.draw(parsed, upload: upload, maker: maker)
         metrics.recordRender(seconds: monotonicSeconds() - start)
-        return Self.response(image, ignored: parsed.ignoredParameters)
+        return try Self.response(file, ignored: parsed.ignoredParameters)
     }
 
-    /// The `200` of a carousel: its bytes, their digest as a strong tag, never cached (it is the sender's to host).
-    static func response(_ image: EncodedImage, ignored: [String]) -> HTTPResponse {
-        var headers = [
-            HTTPHeaderField("Content-Type", image.contentType),
-            HTTPHeaderField("ETag", Digest.entityTag(of: image.bytes)),
-            HTTPHeaderField("Cache-Control", "no-store"),
-        ]
+    /// The `200` of a carousel: its bytes (sent from its file), their digest
+    /// as a strong tag, never cached (it is the sender's to host).
+    static func response(_ file: CarouselFile, ignored: [String]) throws(ServiceError) -> HTTPResponse {
+        var headers = [HTTPHeaderField("Content-Type", file.contentType), HTTPHeaderField("Cache-Control", "no-store")]
         if !ignored.isEmpty { headers.append(HTTPHeaderField("X-Ignored-Parameters", ignored.joined(separator: ", "))) }
-        return HTTPResponse(status: 200, headers: headers, body: image.bytes, label: Route.carousel.rawValue)
+        return try file.response(headers: headers, label: Route.carousel.rawValue)
+    }
+}
+
+/// A request body handed to the animation thread that answers it, which
+/// takes it once: the closure that carries the parcel then holds nothing.
+private final class BodyParcel: Sendable {
+    private let body: Locked<HTTPRequestBody?>
+
+    init(_ body: HTTPRequestBody) {
+        self.body = Locked(body)
+    }
+
+    /// The body; taken once.
+    func take() -> HTTPRequestBody {
+        guard let body = body.withLock({ $0.take() }) else { preconditionFailure("a carousel's body is taken once") }
+        return body
     }
 }

@@ -14,6 +14,9 @@ struct CarouselUpload: Sendable {
     }
 
     let content: Content
+    /// The request body that holds the slides in memory; nil once they are
+    /// read from a temporary file instead (`spooled`).
+    private let body: HTTPRequestBody?
 
     /// Slides per carousel.
     static let slideCount = 2...20
@@ -52,6 +55,7 @@ struct CarouselUpload: Sendable {
 
     /// The upload whose parts, named as sent, lie at `range` in `body`.
     private init(parts: [(name: String, filename: String?, range: Range<Int>)], of body: HTTPRequestBody) throws(CarouselUploadError) {
+        self.body = body
         for (index, part) in parts.enumerated() where !["slide", "carousel"].contains(part.name) {
             throw CarouselUploadError(CarouselUploadError.wrongParts("part \(index + 1) is named \"\(part.name)\""))
         }
@@ -77,5 +81,19 @@ struct CarouselUpload: Sendable {
                 role: "slide \(index + 1)", filename: part.filename, body: body, range: part.range, limits: Self.slideLimits
             )
         })
+    }
+
+    /// The same upload with its slides read from a temporary file copy of
+    /// the body, so that the body's memory is let go of once nothing else
+    /// holds it (a carousel GIF, read as it plays, stays in memory); the
+    /// upload itself when no temporary file can be made.
+    func spooled() -> CarouselUpload {
+        guard case .slides(let slides) = content, let body, let file = SpooledBody(body) else { return self }
+        return CarouselUpload(content: .slides(slides.map { $0.spooled(to: file) }), body: nil)
+    }
+
+    private init(content: Content, body: HTTPRequestBody?) {
+        self.content = content
+        self.body = body
     }
 }

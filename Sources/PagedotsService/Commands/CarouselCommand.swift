@@ -47,7 +47,7 @@ enum CarouselCommand {
             read.append((file.name, bytes))
         }
         let (path, query) = IndicatorQuery.split(target: Substring(target))
-        let image: EncodedImage
+        let image: CarouselFile
         do throws(ServiceError) {
             let pathOptions: PathOptions?
             do {
@@ -78,11 +78,11 @@ enum CarouselCommand {
             return PagedotsCommand.fail(error.message)
         }
         guard let output else {
-            return writeAll(image.bytes, to: STDOUT_FILENO) ? 0 : PagedotsCommand.fail("cannot write to standard output")
+            return image.copy(to: STDOUT_FILENO) ? 0 : PagedotsCommand.fail("cannot write to standard output")
         }
         let file = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard file >= 0 else { return PagedotsCommand.fail("cannot write \(output): \(String(cString: strerror(errno)))") }
         defer { close(file) }
-        return writeAll(image.bytes, to: file) ? 0 : PagedotsCommand.fail("cannot write \(output): \(String(cString: strerror(errno)))")
+        return image.copy(to: file) ? 0 : PagedotsCommand.fail("cannot write \(output): \(String(cString: strerror(errno)))")
     }
 }

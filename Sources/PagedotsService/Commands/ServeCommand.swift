@@ -18,6 +18,7 @@ enum ServeCommand {
         for handled in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&handledSignals, handled) }
         pthread_sigmask(SIG_BLOCK, &handledSignals, nil)
         signal(SIGPIPE, SIG_IGN)
+        RenderPool.mapLargeAllocationsApart()
 
         let service = PagedotsService(configuration: configuration)
         let metrics = service.metrics

@@ -13,13 +13,16 @@ func writeError(_ text: String) {
 /// Writes every byte to a file descriptor; false if it could not.
 @discardableResult
 func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+    bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
+}
+
+/// Writes every byte to a file descriptor; false if it could not.
+func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
     var offset = 0
     while offset < bytes.count {
-        let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        if written < 0 {
-            if errno == EINTR { continue }
-            return false
-        }
+        let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0, errno == EINTR { continue }
+        guard written > 0 else { return false }
         offset += written
     }
     return true

@@ -91,31 +91,32 @@ extension ImageFormat {
 }
 
 extension ImageMaker {
-    /// The file of a validated carousel whose pictures come from
-    /// `pictures`; throws the first picture that could not be read (the
-    /// frames are composed while the encoder asks for them, so that is
-    /// known only once it has).
-    public func makeCarousel(_ request: CarouselRequest, pictures: CarouselPictures) throws -> EncodedImage {
+    /// Writes the file of a validated carousel whose pictures come from
+    /// `pictures` to `write`, a piece at a time (about a frame at a time)
+    /// as the encoder makes it, and throws the
+    /// first picture that could not be read: the frames are composed while
+    /// the encoder asks for them, so that is known only once it has, and
+    /// what was written must then be thrown away.
+    public func makeCarousel(_ request: CarouselRequest, pictures: CarouselPictures, into write: (UnsafeRawBufferPointer) -> Void) throws {
         let spec = request.spec
         defer { budget.reset() }
         let frames = CarouselFrames(spec: spec, layout: request.layout, renderer: renderer, pictures: pictures)
-        let bytes: [UInt8]
         switch spec.format {
         case .apng:
-            bytes = apngEncoder.encode(
+            apngEncoder.encode(
                 width: frames.width, height: frames.height, plays: spec.plays, frameCount: frames.count,
-                frameAt: frames.frame(at:), changedBoxAt: frames.changedBox(at:)
+                frameAt: frames.frame(at:), changedBoxAt: frames.changedBox(at:), into: write
             )
         default:
             let matte = spec.indicator.matte
             // The band's and the dots' colours stay exact beside the photographs' palettes.
             let exactColors = frames.indicatorColors(atMost: 4)
-            bytes = photoEncoder.encode(
+            photoEncoder.encode(
                 width: frames.width, height: frames.height, plays: spec.plays, matte: (matte.red, matte.green, matte.blue),
-                frameCount: frames.count, frameAt: frames.frame(at:), changedBoxAt: frames.changedBox(at:), exactColors: exactColors
+                frameCount: frames.count, frameAt: frames.frame(at:), changedBoxAt: frames.changedBox(at:), exactColors: exactColors,
+                into: write
             )
         }
         if let failure = frames.failure { throw failure }
-        return EncodedImage(bytes: bytes, contentType: spec.format.mediaType)
     }
 }

@@ -104,6 +104,18 @@ final class RenderPool: Sendable {
         _ = malloc_trim(0)
     }
 
+    /// Makes glibc map every allocation of 4 MiB or more on its own and
+    /// unmap it when it is freed, for the whole process (set once, before
+    /// the threads start). By default glibc raises that threshold to the
+    /// largest block freed so far, after which frame-sized buffers (9 MiB
+    /// a frame for a carousel at the limits, several per frame, freed and
+    /// made again) come from the arenas and leave holes there: a carousel
+    /// at the limits peaked 11 MiB higher so. Smaller blocks, all an
+    /// indicator's work, are served as before.
+    static func mapLargeAllocationsApart() {
+        _ = mallopt(M_MMAP_THRESHOLD, 4 << 20)
+    }
+
     private func work() -> Never {
         let maker = ImageMaker()
         let wakeups = DeferredWakeups.beginOnThisThread()

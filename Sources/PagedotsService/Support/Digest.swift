@@ -8,16 +8,39 @@ enum Digest {
     /// The strong entity tag of a body: the first 128 bits of its SHA-256 in
     /// hex, quoted. Equal bytes give equal tags on every replica.
     static func entityTag(of body: [UInt8]) -> String {
-        "\"" + hex(sha256(body), count: 16) + "\""
+        entityTag(sha256: sha256(body))
+    }
+
+    /// The strong entity tag of a body whose SHA-256 is `digest`.
+    static func entityTag(sha256 digest: [UInt8]) -> String {
+        "\"" + hex(digest, count: 16) + "\""
     }
 
     /// The 32 bytes of the SHA-256 of `bytes`.
     static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        let checksum = SHA256()
+        bytes.withUnsafeBytes { checksum.update($0) }
+        return checksum.finish()
+    }
+
+    /// A SHA-256 of bytes that come a piece at a time.
+    final class SHA256 {
         // GLib aborts when out of memory rather than return NULL.
-        let checksum = g_checksum_new(G_CHECKSUM_SHA256)
-        defer { g_checksum_free(checksum) }
-        bytes.withUnsafeBufferPointer { g_checksum_update(checksum, $0.baseAddress, $0.count) }
-        return digest { g_checksum_get_digest(checksum, $0, $1) }
+        private let checksum = g_checksum_new(G_CHECKSUM_SHA256)
+
+        deinit {
+            g_checksum_free(checksum)
+        }
+
+        /// Adds the next bytes.
+        func update(_ bytes: UnsafeRawBufferPointer) {
+            g_checksum_update(checksum, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
+        }
+
+        /// The 32 bytes of the digest of everything added (nothing may be added after).
+        func finish() -> [UInt8] {
+            digest { g_checksum_get_digest(checksum, $0, $1) }
+        }
     }
 
     /// The 32 bytes of the HMAC-SHA256 of `message` under `key`.
