@@ -1,4 +1,5 @@
 import CImageQuant
+import Glibc
 
 /// How libimagequant quantises a frame of more than 256 colours.
 public struct QuantizerSettings: Hashable, Sendable {
@@ -60,14 +61,49 @@ struct ColorQuantizer {
     /// nearest palette colour; the others (transparent, or kept on screen)
     /// get the transparent index.
     static func quantize(_ pixels: [PatchPixel], width: Int, height: Int, settings: QuantizerSettings = .flat) -> Result {
+        var indices = [UInt8](repeating: 0, count: pixels.count)
+        // The float copy is 4 floats a pixel.
+        let refused = width * height > rowAtATimeArea ? width * height * 4 * MemoryLayout<Float>.size : nil
+        var palette = QuantizerMemory.during(refusing: refused) {
+            libimagequant(pixels, width: width, height: height, settings: settings, into: &indices)
+        }
+        var transparentIndex = palette.firstIndex { !$0.opaque }
+        if transparentIndex == nil && pixels.contains(where: { !$0.mustDraw }) {
+            // Not seen from libimagequant; an entry is made (the last one's
+            // pixels then find their nearest other colour below).
+            if palette.count == ColorTable.paletteCapacity {
+                palette.removeLast()
+            }
+            palette.append((0, false))
+            transparentIndex = palette.count - 1
+        }
+        // Transparent and kept pixels get the transparent entry, drawn pixels
+        // an opaque one (libimagequant weighs alpha heavily: this only guards).
+        for (index, pixel) in pixels.enumerated() {
+            let entry = Int(indices[index])
+            if !pixel.mustDraw, let transparentIndex {
+                indices[index] = UInt8(transparentIndex)
+            } else if pixel.mustDraw && (entry >= palette.count || !palette[entry].opaque) {
+                indices[index] = UInt8(nearestOpaque(to: pixel.rgb, in: palette))
+            }
+        }
+        return Result(colors: palette.map(\.rgb), indices: indices, transparentIndex: transparentIndex)
+    }
+
+    /// libimagequant's palette for `pixels` (RGB, and whether opaque), and
+    /// its index for each pixel in `indices`.
+    private static func libimagequant(
+        _ pixels: [PatchPixel], width: Int, height: Int, settings: QuantizerSettings, into indices: inout [UInt8]
+    ) -> [(rgb: UInt32, opaque: Bool)] {
         // libimagequant's palette depends on how many OpenMP threads share
         // its sums: one thread makes it the same on every machine.
         omp_set_num_threads(1)
-        guard let attributes = liq_attr_create() else { preconditionFailure("libimagequant liq_attr_create failed") }
+        guard let attributes = liq_attr_create_with_allocator(quantizerAllocate, quantizerFree) else {
+            preconditionFailure("libimagequant liq_attr_create_with_allocator failed")
+        }
         defer { liq_attr_destroy(attributes) }
         liq_set_max_colors(attributes, settings.maxColors)
         liq_set_speed(attributes, settings.speed)
-        var indices = [UInt8](repeating: 0, count: pixels.count)
         var palette: [(rgb: UInt32, opaque: Bool)] = []
         // libimagequant reads the pixels a row at a time as RGBA (those not
         // drawn transparent black), so no RGBA copy of the frame is made.
@@ -102,27 +138,7 @@ struct ColorQuantizer {
                 }
             }
         }
-        var transparentIndex = palette.firstIndex { !$0.opaque }
-        if transparentIndex == nil && pixels.contains(where: { !$0.mustDraw }) {
-            // Not seen from libimagequant; an entry is made (the last one's
-            // pixels then find their nearest other colour below).
-            if palette.count == ColorTable.paletteCapacity {
-                palette.removeLast()
-            }
-            palette.append((0, false))
-            transparentIndex = palette.count - 1
-        }
-        // Transparent and kept pixels get the transparent entry, drawn pixels
-        // an opaque one (libimagequant weighs alpha heavily: this only guards).
-        for (index, pixel) in pixels.enumerated() {
-            let entry = Int(indices[index])
-            if !pixel.mustDraw, let transparentIndex {
-                indices[index] = UInt8(transparentIndex)
-            } else if pixel.mustDraw && (entry >= palette.count || !palette[entry].opaque) {
-                indices[index] = UInt8(nearestOpaque(to: pixel.rgb, in: palette))
-            }
-        }
-        return Result(colors: palette.map(\.rgb), indices: indices, transparentIndex: transparentIndex)
+        return palette
     }
 
     /// The opaque palette entry nearest to `rgb` (squared distance), 0 when none is opaque.
@@ -135,6 +151,72 @@ struct ColorQuantizer {
         }
         return palette.indices.filter { palette[$0].opaque }.min { distance(palette[$0].rgb, rgb) < distance(palette[$1].rgb, rgb) } ?? 0
     }
+}
+
+/// Frames of more pixels than this are handed to libimagequant's row-at-a-time
+/// path: its float copy of the frame (16 bytes a pixel, 36 MiB for a carousel
+/// of 1536 × 1536) is refused, and it converts each row when it reads it, as
+/// it does by itself above 4,194,304 pixels. That path computes its contrast
+/// maps from the row it is on alone, so such frames' palettes and dithering
+/// differ a little from a smaller frame's (carousels draw such frames; an
+/// indicator's is rarely this large, and seldom of more than 256 colours).
+let rowAtATimeArea = 1 << 20
+
+/// The memory libimagequant takes in one `ColorQuantizer.quantize` call on
+/// this thread. Every block is recorded until it is freed, and what is left
+/// when the call ends is freed then: libimagequant 2.17's row-at-a-time
+/// path drops a row buffer each time a pass starts over the rows (4 MiB
+/// over a carousel at the limits, otherwise for good). And the one
+/// allocation it must not get (its float copy of a frame over
+/// `rowAtATimeArea`), if any.
+private final class QuantizerMemory {
+    let refusedSize: Int?
+    var blocks = Set<UnsafeMutableRawPointer>()
+
+    private init(refusedSize: Int?) {
+        self.refusedSize = refusedSize
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "pthread_key_create failed")
+        return key
+    }()
+
+    /// The call's memory on this thread, if a call is under way.
+    static var current: QuantizerMemory? {
+        pthread_getspecific(key).map { Unmanaged<QuantizerMemory>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// Runs `body` (which creates and destroys every libimagequant object it
+    /// uses) with libimagequant refused `refusing` bytes, then frees what it leaked.
+    static func during<Result>(refusing size: Int?, _ body: () -> Result) -> Result {
+        let memory = QuantizerMemory(refusedSize: size)
+        pthread_setspecific(key, Unmanaged.passUnretained(memory).toOpaque())
+        defer {
+            pthread_setspecific(key, nil)
+            memory.blocks.forEach { free($0) }
+        }
+        return withExtendedLifetime(memory) { body() }
+    }
+}
+
+/// libimagequant's allocator: `malloc`, recorded in the call's
+/// `QuantizerMemory`, except that it refuses the size that says to refuse,
+/// whereupon libimagequant converts rows as it reads them.
+private func quantizerAllocate(_ size: Int) -> UnsafeMutableRawPointer? {
+    guard let memory = QuantizerMemory.current else { return malloc(size) }
+    guard size != memory.refusedSize, let block = malloc(size) else { return nil }
+    memory.blocks.insert(block)
+    return block
+}
+
+/// libimagequant's `free`, which forgets the block.
+private func quantizerFree(_ block: UnsafeMutableRawPointer?) {
+    if let block {
+        QuantizerMemory.current?.blocks.remove(block)
+    }
+    free(block)
 }
 
 /// libimagequant's row callback: row `row` of a patch (`user_info`, its

@@ -12,8 +12,9 @@ import PagedotsPixels
 /// A frame's disposal depends on the frame after it, so each frame is handed
 /// out when the next different one arrives (or at `finish`). The differ keeps
 /// two canvases (the target image, what the decoder shows), the previous
-/// input, and which pixels of the first frame are clear (a bit each), and its work per frame is proportional to
-/// the rows that changed and the rectangles it writes. A frame that starts
+/// input (unless it is the target's very bytes: see `inputIsTarget`), and
+/// which pixels of the first frame are clear (a bit each), and its work per
+/// frame is proportional to the rows that changed and the rectangles it writes. A frame that starts
 /// from the same pixels as an earlier one, elsewhere, does what that one did
 /// by copies (`Step`).
 struct FrameDiffer {
@@ -27,8 +28,13 @@ struct FrameDiffer {
     private let budget: CacheBudget
 
     /// The last input frame's bytes (shared with the caller's first frame,
-    /// then a copy of our own).
+    /// then a copy of our own), unless `inputIsTarget`.
     private var previousInput: [UInt8] = []
+    /// Whether every input pixel so far was opaque or all zero bytes: then
+    /// the target (the previous input composited) holds the previous input's
+    /// very bytes, and `previousInput` is not kept (a carousel's frames,
+    /// 9 MiB each at the limits, are all opaque).
+    private var inputIsTarget = false
     /// The image the pending frame must show (every pixel composited).
     private var target: [CanvasPixel]
     /// What the decoder shows before the pending frame is drawn.
@@ -118,12 +124,15 @@ struct FrameDiffer {
     mutating func add(_ input: [UInt8], changedWithin bounds: PixelRect, delayMilliseconds delay: Int) -> FramePatch? {
         guard let pending else {
             start(with: input, delay: delay)
-            previousInput = input
+            inputIsTarget = Self.isCanvasExact(input, over: PixelRect(x: 0, y: 0, width: width, height: height), width: width)
+            previousInput = inputIsTarget ? [] : input
             return nil
         }
-        let box = PixelRect.changed(from: previousInput, to: input, width: width, within: bounds)
-        assert(box == PixelRect.changed(from: previousInput, to: input, width: width, within: PixelRect(x: 0, y: 0, width: width, height: height)),
-               "the frame changed outside \(bounds)")
+        func changed(within bounds: PixelRect) -> PixelRect {
+            withPreviousInput { previous in input.withUnsafeBytes { PixelRect.changed(from: previous, to: $0, width: width, within: bounds) } }
+        }
+        let box = changed(within: bounds)
+        assert(box == changed(within: PixelRect(x: 0, y: 0, width: width, height: height)), "the frame changed outside \(bounds)")
         guard !box.isEmpty else {
             self.pending = (pending.changed, Self.addDelays(pending.delayMilliseconds, delay))
             return nil
@@ -132,11 +141,7 @@ struct FrameDiffer {
         // copy of our own, not a reference to the caller's array: a caller
         // that draws the next frame into the same array (as `ImageMaker`
         // does) then need not copy all of it first.
-        defer {
-            input.withUnsafeBytes { input in
-                previousInput.withUnsafeMutableBytes { Self.copy(box, width: width, from: input.baseAddress!, to: $0.baseAddress!) }
-            }
-        }
+        defer { remember(input, over: box) }
         if !pending.changed.isEmpty, let (step, dx, dy) = recordedStep(startingFrom: input, box: box, pending: pending.changed) {
             return replay(step, movedBy: dx, dy, pendingDelay: pending.delayMilliseconds, delay: delay)
         }
@@ -184,7 +189,7 @@ struct FrameDiffer {
                 Self.copy(rect, width: width, from: canvas.baseAddress!, packed: packed, to: next, packed: true)
                 next += 4 * rect.area
             }
-            previousInput.withUnsafeBytes { take($0, over: reach) }
+            withPreviousInput { take($0, over: reach) }
             input.withUnsafeBytes { take($0, over: box) }
             display.withUnsafeBytes { take($0, over: pending) }
             composited.withUnsafeBytes { take($0, over: box, packed: true) }
@@ -224,7 +229,7 @@ struct FrameDiffer {
             next = step.previousOfShape
             let same = step.pixels.withUnsafeBytes { stored in
                 input.withUnsafeBytes { input in
-                    previousInput.withUnsafeBytes { previous in
+                    withPreviousInput { previous in
                         display.withUnsafeBytes { display in
                             // The input first: it tells steps apart most often.
                             Self.equal(box, width: width, in: input.baseAddress!, packed: stored.baseAddress! + 4 * reach.area)
@@ -315,7 +320,7 @@ struct FrameDiffer {
         var changed = PixelBounds(), cleared = PixelBounds()
         let composited = [CanvasPixel](unsafeUninitializedCapacity: box.area) { composited, initialized in
             input.withUnsafeBytes { bytes in
-                previousInput.withUnsafeBytes { previous in
+                withPreviousInput { previous in
                     target.withUnsafeBufferPointer { target in
                         guard let bytes = bytes.baseAddress, let previous = previous.baseAddress,
                               let scratch = composited.baseAddress, let target = target.baseAddress else { return }
@@ -355,6 +360,40 @@ struct FrameDiffer {
             initialized = box.area
         }
         return (composited, changed.rect, cleared.rect)
+    }
+
+    /// Calls `body` with the previous input's bytes.
+    private func withPreviousInput<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        inputIsTarget ? target.withUnsafeBytes(body) : previousInput.withUnsafeBytes(body)
+    }
+
+    /// Makes the previous input `input` over `box` (the target already
+    /// being `input` composited there). While the input stays canvas-exact
+    /// the target is that already; the first input that is not gets a copy
+    /// of its own, from the target and `input`.
+    private mutating func remember(_ input: [UInt8], over box: PixelRect) {
+        if inputIsTarget {
+            guard !Self.isCanvasExact(input, over: box, width: width) else { return }
+            previousInput = target.withUnsafeBytes { [UInt8]($0) }
+            inputIsTarget = false
+        }
+        input.withUnsafeBytes { input in
+            previousInput.withUnsafeMutableBytes { Self.copy(box, width: width, from: input.baseAddress!, to: $0.baseAddress!) }
+        }
+    }
+
+    /// Whether every pixel of `input` over `rect` is its own canvas pixel:
+    /// opaque, or all four bytes zero.
+    private static func isCanvasExact(_ input: [UInt8], over rect: PixelRect, width: Int) -> Bool {
+        input.withUnsafeBytes { bytes in
+            (rect.y..<rect.maxY).allSatisfy { y in
+                let row = bytes.baseAddress! + 4 * (y * width + rect.x)
+                return (0..<rect.width).allSatisfy { x in
+                    let pixel = row.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self)
+                    return pixel == 0 || pixel.littleEndian >> 24 == 0xFF
+                }
+            }
+        }
     }
 
     /// Takes in the pixels of `rect` where the target differs from the display.

@@ -84,6 +84,46 @@ struct PaletteTests {
         }
     }
 
+    @Test("a frame over a megapixel is quantised a row at a time: as close as one under it, the same each time, and a small frame after it as before")
+    func largeFrameRowAtATime() {
+        func gradient(width: Int, height: Int) -> [PatchPixel] {
+            (0..<(width * height)).map { index in
+                let x = index % width, y = index / width
+                let rgb = x * 255 / width | (y * 255 / height) << 8 | ((x + y) * 255 / (width + height)) << 16
+                return CanvasPixel.opaqueBits | UInt32(rgb)
+            }
+        }
+        /// The palette colours' mean distance from the pixels, per channel.
+        func meanError(_ pixels: [PatchPixel], _ result: ColorQuantizer.Result) -> Double {
+            var error = 0
+            for (pixel, index) in zip(pixels, result.indices) {
+                let color = result.colors[Int(index)]
+                for shift: UInt32 in [0, 8, 16] {
+                    error += abs(Int(pixel >> shift & 0xFF) - Int(color >> shift & 0xFF))
+                }
+            }
+            return Double(error) / Double(3 * pixels.count)
+        }
+        let small = gradient(width: 64, height: 48)
+        let smallBefore = ColorQuantizer.quantize(small, width: 64, height: 48, settings: .photographic)
+        let under = gradient(width: 1000, height: 1000)
+        #expect(under.count <= rowAtATimeArea)
+        let underError = meanError(under, ColorQuantizer.quantize(under, width: 1000, height: 1000, settings: .photographic))
+
+        let (width, height) = (1100, 1000)
+        #expect(width * height > rowAtATimeArea)
+        let large = gradient(width: width, height: height)
+        let quantized = ColorQuantizer.quantize(large, width: width, height: height, settings: .photographic)
+        #expect(quantized.colors.count <= 64 && quantized.transparentIndex == nil)
+        #expect(quantized.indices.allSatisfy { Int($0) < quantized.colors.count })
+        let largeError = meanError(large, quantized)
+        #expect(largeError < underError * 1.1, "mean channel error \(largeError), under a megapixel \(underError)")
+        let again = ColorQuantizer.quantize(large, width: width, height: height, settings: .photographic)
+        #expect(again.colors == quantized.colors && again.indices == quantized.indices)
+        let smallAfter = ColorQuantizer.quantize(small, width: 64, height: 48, settings: .photographic)
+        #expect(smallAfter.colors == smallBefore.colors && smallAfter.indices == smallBefore.indices)
+    }
+
     @Test("a photograph's palette keeps the colours it is told to exactly: a sliver of white band beside noise stays white")
     func exactColorsStayExact() {
         // 64 × 64 of noise of thousands of colours, but for a last sliver of 40 white pixels

@@ -92,6 +92,22 @@ struct PlaybackTests {
         #expect(read.frames.count == 2)
     }
 
+    @Test("opaque frames, then one with a half-transparent pixel and a colour at alpha 0, then opaque again: every frame plays back")
+    func opaqueThenNot() throws {
+        // Opaque frames are diffed against the target itself; the first
+        // frame that is not opaque gives the differ a copy of its input.
+        var animation = TestAnimation(width: 12, height: 6)
+        let ground: (Int, Int) -> [UInt8] = { x, y in [UInt8(20 * x), UInt8(40 * y), 90, 255] }
+        animation.append(ground)
+        animation.append { x, y in x == 3 ? [250, 0, 0, 255] : ground(x, y) }
+        animation.append { x, y in x == 3 && y == 2 ? [0, 200, 0, 128] : x == 8 && y == 1 ? [77, 77, 77, 0] : ground(x, y) }
+        animation.append { x, y in x == 8 && y == 1 ? [0, 0, 0, 0] : ground(x, y) }
+        animation.append { x, y in x == 3 && y == 2 ? [0, 200, 0, 128] : ground(x, y) }
+        animation.append(ground)
+        try expectPlaysBack(animation)
+        try expectPlaysBack(animation, matte: (0, 0, 0))
+    }
+
     @Test("frames that look the same merge, with their delays added")
     func merging() throws {
         var animation = TestAnimation(width: 8, height: 4)
