@@ -26,12 +26,17 @@ public final class APNGEncoder {
     /// Whether the budget is the encoder's own, reset after each animation;
     /// else whoever gave it resets it.
     private let ownsBudget: Bool
+    /// Whether the frames are photographs (a carousel's): see `init`.
+    private let photographs: Bool
 
     /// An encoder whose caches of repeated work take their memory from
-    /// `budget`; without one, from one of its own.
-    public init(budget: CacheBudget? = nil) {
+    /// `budget`; without one, from one of its own. For `photographs`, a
+    /// frame's rows are filtered per row (unfiltered, a photograph's never
+    /// came out smaller) and compressed with `Deflater.Effort.photographic`.
+    public init(photographs: Bool = false, budget: CacheBudget? = nil) {
         self.budget = budget ?? CacheBudget()
         ownsBudget = budget == nil
+        self.photographs = photographs
         compressor = CandidateCompressor(mode: .animation, budget: self.budget)
     }
 
@@ -146,7 +151,12 @@ public final class APNGEncoder {
         let rows = pixels.withUnsafeBytes {
             Scanlines(rgba: $0, width: rect.width, height: rect.height, layout: composer.layout, colors: composer.colors)
         }
-        compressor.add(rows, trials: PNGEncoder.trials(for: composer.layout), extraBytes: 0, tag: tag)
+        let trials = PNGEncoder.trials(for: composer.layout)
+        if photographs, let filtered = trials.last {
+            compressor.add(rows, trials: [filtered], extraBytes: 0, tag: tag, thoroughEffort: .photographic)
+        } else {
+            compressor.add(rows, trials: trials, extraBytes: 0, tag: tag)
+        }
     }
 
     /// A fully transparent pixel value the layout can store, which a frame

@@ -33,8 +33,8 @@ final class CandidateCompressor {
         var extraBytes: Int
         /// The caller's name for the way the rows were made.
         var tag: Int
-        /// Whether a thorough compression searches harder (`Deflater.Effort.exhaustive`).
-        var exhaustive: Bool
+        /// The effort a thorough compression of it takes.
+        var thoroughEffort: Deflater.Effort
         /// The size of a quick compression, once made.
         var quickSize: Int?
     }
@@ -89,9 +89,12 @@ final class CandidateCompressor {
     /// Adds a candidate for each of `trials` (a row filtering and the zlib
     /// strategy that goes with it) of `rows`; `tag` names them in the answer
     /// of `compressSmallest()`. Per-row filters are not tried on flat-colour art.
-    /// Rows of several bytes a pixel (RGB, RGBA, grey and alpha) are searched
-    /// exhaustively unless `exhaustive` says otherwise.
-    func add(_ rows: Scanlines, trials: [(RowFiltering, Deflater.Strategy)], extraBytes: Int, tag: Int, exhaustive: Bool? = nil) {
+    /// A thorough compression takes `thoroughEffort`; by default
+    /// `.exhaustive` on rows of several bytes a pixel (RGB, RGBA, grey and
+    /// alpha), else `.thorough`.
+    func add(
+        _ rows: Scanlines, trials: [(RowFiltering, Deflater.Strategy)], extraBytes: Int, tag: Int, thoroughEffort: Deflater.Effort? = nil
+    ) {
         var unfilteredSize: Int?
         for (filtering, strategy) in trials {
             if filtering == .minimumSum, let unfiltered = unfilteredSize,
@@ -100,7 +103,7 @@ final class CandidateCompressor {
             }
             var candidate = Candidate(
                 filteredRows: rows.filtered(filtering), strategy: strategy, extraBytes: extraBytes, tag: tag,
-                exhaustive: exhaustive ?? (rows.layout.bitsPerPixel > 8)
+                thoroughEffort: thoroughEffort ?? (rows.layout.bitsPerPixel > 8 ? .exhaustive : .thorough)
             )
             if mode == .animation {
                 let size = keepIfSmallest(candidate)
@@ -184,7 +187,7 @@ final class CandidateCompressor {
         compressed.removeAll(keepingCapacity: true)
         let rows = candidate.filteredRows
         let stream = mode == .animation && rows.count <= Self.smallStreamByteLimit ? smallDeflater : deflater
-        let effort = effort == .thorough && candidate.exhaustive ? .exhaustive : effort
+        let effort = effort == .thorough ? candidate.thoroughEffort : effort
         rows.withUnsafeBufferPointer { stream.compress($0, strategy: candidate.strategy, effort: effort, appendingTo: &compressed) }
     }
 }

@@ -32,10 +32,17 @@ final class Deflater {
         /// longer chains find the better ones: 4.2 % smaller frames for the
         /// bench set's RGBA animation with six colours (docs/png.md, "Deflate").
         case exhaustive
+        /// For the file that is served, on a photograph's rows (a
+        /// carousel's APNG): zlib's default level's search, chains of 128
+        /// links and lazy matches up to 16 bytes. A photograph has few long
+        /// matches to find: level 9's search took several times as long on
+        /// a carousel's frames (minutes at the limits) for about 2 % less.
+        case photographic
 
         var tuning: Tuning {
             switch self {
             case .quick: Tuning(goodLength: 4, maxLazy: 16, niceLength: 32, maxChain: 8)
+            case .photographic: Tuning(goodLength: 8, maxLazy: 16, niceLength: 128, maxChain: 128)
             case .thorough: Tuning(goodLength: 32, maxLazy: 258, niceLength: 258, maxChain: 256)
             case .exhaustive: Tuning(goodLength: 32, maxLazy: 258, niceLength: 258, maxChain: 4096)
             }

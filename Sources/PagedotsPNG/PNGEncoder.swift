@@ -52,7 +52,7 @@ public final class PNGEncoder {
         if layout.isIndexed, let indexed, plans.count == 1, Self.outweighs(indexed.palette, idatBytes: idat.count) {
             let direct = PixelLayout.direct(for: survey)
             let rows = Scanlines(rgba: pixels, width: width, height: height, layout: direct, colors: nil)
-            compressor.add(rows, trials: [(.none, .standard)], extraBytes: 0, tag: 0, exhaustive: false)
+            compressor.add(rows, trials: [(.none, .standard)], extraBytes: 0, tag: 0, thoroughEffort: .thorough)
             _ = compressor.compressSmallest()
             if compressor.smallest.count < idat.count + indexed.palette.chunkBytes {
                 layout = direct

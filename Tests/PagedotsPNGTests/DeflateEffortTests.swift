@@ -41,6 +41,40 @@ struct DeflateEffortTests {
         #expect(!streams(effort == .thorough ? .exhaustive : .thorough).contains(idat))
     }
 
+    @Test("a carousel's APNG (photographs) plays back exactly, its rows filtered per row and compressed with zlib's default search")
+    func photographsTakeThePhotographicEffort() throws {
+        // Two images of many colours, the one fading into the other
+        // (RGBA rows, where the searches find different matches).
+        let from = Self.manyColouredDiscs.rgba
+        let to = TestImage(width: 96, height: 48) { x, y in
+            let pixel = Self.manyColouredDiscs.rgba[((y * 96 + (x + 7) % 96) * 4)...].prefix(4)
+            return Array(pixel)
+        }.rgba
+        let fade = (0 ... 4).map { step -> [UInt8] in
+            zip(from, to).map { a, b -> UInt8 in
+                let mixed = Int(a) * (4 - step) + Int(b) * step
+                return UInt8(mixed / 4)
+            }
+        }
+        let animation = TestAnimation(width: 96, height: 48, frames: fade, delays: [1000, 40, 40, 40, 1000])
+        try expectAnimationRoundTrip(animation, encoder: APNGEncoder(photographs: true))
+
+        let apng = animation.encode(encoder: APNGEncoder(photographs: true))
+        let idat = try #require(Self.idat(of: apng))
+        let rows = try #require(Self.inflated(idat, count: 48 * (1 + 96 * 4)))
+        func stream(_ effort: Deflater.Effort) -> [UInt8] {
+            var stream: [UInt8] = []
+            let deflater = Deflater(memLevel: CandidateCompressor.animationStreamMemLevel)
+            rows.withUnsafeBufferPointer { deflater.compress($0, strategy: .filtered, effort: effort, appendingTo: &stream) }
+            return stream
+        }
+        let filterTypes = stride(from: 0, to: rows.count, by: 1 + 96 * 4).map { rows[$0] }
+        #expect(filterTypes.contains { $0 != 0 }, "rows are filtered")
+        let (photographic, exhaustive) = (idat == stream(.photographic), idat == stream(.exhaustive))
+        #expect(photographic)
+        #expect(!exhaustive, "the exhaustive search (an indicator's RGB rows) writes another stream")
+    }
+
     /// The data of the file's IDAT chunks, joined.
     static func idat(of png: [UInt8]) -> [UInt8]? {
         var data: [UInt8] = []

@@ -29,6 +29,7 @@ public final class ImageMaker {
     lazy var apngEncoder = APNGEncoder(budget: budget)
     /// For carousels: their photographs are quantised for photographs.
     lazy var photoEncoder = GIFEncoder(quantizing: .photographic, budget: budget)
+    lazy var photoAPNGEncoder = APNGEncoder(photographs: true, budget: budget)
 
     public init() {}
 
@@ -103,7 +104,7 @@ extension ImageMaker {
         let frames = CarouselFrames(spec: spec, layout: request.layout, renderer: renderer, pictures: pictures)
         switch spec.format {
         case .apng:
-            apngEncoder.encode(
+            photoAPNGEncoder.encode(
                 width: frames.width, height: frames.height, plays: spec.plays, frameCount: frames.count,
                 frameAt: frames.frame(at:), changedBoxAt: frames.changedBox(at:), into: write
             )
