@@ -36,6 +36,8 @@ extension BuilderPage {
     // Whether the service draws with this parameter, given style, fill, format, theme and effect.
     function isUsed(field) {
       if (field.name === 'current' && onCalendar()) return false;
+      // The service refuses every without start: it waits in its box until start is given.
+      if (field.name === 'every' && !onCalendar()) return false;
       const use = field.closest('.field').dataset;
       return use.styles.split(' ').includes(text('style') || 'dots')
         && (!use.fill || use.fill === (text('fill') || 'solid'))
