@@ -57,7 +57,7 @@ public struct CarouselLayout: Hashable, Sendable {
     /// With `place=below` or `above`: the band, filled with `bg` (`matte` when `bg` is transparent).
     public var band: PixelRect?
 
-    /// The most pixels a carousel has (SPEC: e.g. 1536 × 1536).
+    /// The most pixels a carousel has (e.g. 1536 × 1536; docs/carousel.md).
     public static let maxArea = 2_359_296
     /// The most pixels a carousel writes over all its frames.
     public static let maxPixelFrames = 400_000_000

@@ -116,7 +116,7 @@ struct ConnectionUploadTests {
         #expect(large.sentText.hasSuffix("request body larger than 10 bytes\n"))
     }
 
-    @Test("SPEC: an accepted body has its own deadline (--body-timeout) from the end of the head; then 408 and close")
+    @Test("an accepted body has its own deadline (--body-timeout) from the end of the head; then 408 and close")
     func bodyDeadline() {
         var harness = uploadHarness()
         harness.clientSends(uploadHead + "Content-Length: 10\r\n\r\nabc")

@@ -152,7 +152,7 @@ struct ConnectionPipeliningTests {
 
 @Suite("Connection state machine: timeouts on a fake clock")
 struct ConnectionTimeoutTests {
-    @Test("SPEC: the header timeout is a deadline from the head's first byte; trickling does not extend it")
+    @Test("the header timeout is a deadline from the head's first byte; trickling does not extend it")
     func headerDeadline() {
         var harness = ConnectionHarness()
         harness.now = 1
@@ -180,7 +180,7 @@ struct ConnectionTimeoutTests {
         #expect(harness.closed)
     }
 
-    @Test("SPEC: the header deadline also covers a body that trickles in")
+    @Test("the header deadline also covers a body that trickles in")
     func bodyDeadline() {
         var harness = ConnectionHarness()
         harness.clientSends("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc")
@@ -190,7 +190,7 @@ struct ConnectionTimeoutTests {
         #expect(harness.dispatched.isEmpty)
     }
 
-    @Test("SPEC: a new connection idle for the idle timeout is closed without a response")
+    @Test("a new connection idle for the idle timeout is closed without a response")
     func idleNewConnection() {
         var harness = ConnectionHarness()
         harness.run()
@@ -201,7 +201,7 @@ struct ConnectionTimeoutTests {
         #expect(harness.sent.isEmpty)
     }
 
-    @Test("SPEC: after a response, idleness counts from when its last byte was written")
+    @Test("after a response, idleness counts from when its last byte was written")
     func idleAfterResponse() {
         var harness = ConnectionHarness()
         harness.writeCapacity = 0
@@ -216,7 +216,7 @@ struct ConnectionTimeoutTests {
         #expect(harness.closed)
     }
 
-    @Test("SPEC: a response the client reads none of for the send timeout (30 s by default) is abandoned, its connection closed")
+    @Test("a response the client reads none of for the send timeout (30 s by default) is abandoned, its connection closed")
     func sendTimeout() {
         #expect(HTTPServerConfiguration().sendTimeout == 30)
         var harness = ConnectionHarness()
@@ -231,7 +231,7 @@ struct ConnectionTimeoutTests {
         #expect(harness.completed.isEmpty)
     }
 
-    @Test("SPEC: any progress restarts the send timeout: a slow reader is served, a stalled one is not")
+    @Test("any progress restarts the send timeout: a slow reader is served, a stalled one is not")
     func sendTimeoutCountsFromProgress() {
         var harness = ConnectionHarness({ $0.sendTimeout = 2 })
         harness.writeCapacity = 0
@@ -266,7 +266,7 @@ struct ConnectionTimeoutTests {
 
 @Suite("Connection state machine: drain")
 struct ConnectionDrainTests {
-    @Test("SPEC: an idle connection is closed at once")
+    @Test("an idle connection is closed at once")
     func idle() {
         var harness = ConnectionHarness()
         harness.run()
@@ -276,7 +276,7 @@ struct ConnectionDrainTests {
         #expect(harness.sent.isEmpty)
     }
 
-    @Test("SPEC: a request with the handler is answered, with Connection: close, then closed")
+    @Test("a request with the handler is answered, with Connection: close, then closed")
     func inFlight() {
         var harness = ConnectionHarness()
         harness.clientSends("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -290,7 +290,7 @@ struct ConnectionDrainTests {
         #expect(harness.closed)
     }
 
-    @Test("SPEC: every pipelined head that has arrived is answered; the last answer closes")
+    @Test("every pipelined head that has arrived is answered; the last answer closes")
     func pipelined() {
         var harness = ConnectionHarness()
         harness.clientSends("GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\nGET /3 HTTP/1.1\r\nHo")
@@ -309,7 +309,7 @@ struct ConnectionDrainTests {
         #expect(harness.closed)
     }
 
-    @Test("SPEC: a head that has not fully arrived is not waited for")
+    @Test("a head that has not fully arrived is not waited for")
     func partialHead() {
         var harness = ConnectionHarness()
         harness.clientSends("GET / HTTP/1.1\r\nHost")

@@ -174,7 +174,7 @@ struct HTTPServerWireTests {
 
 @Suite("Server on 127.0.0.1: limits, timeouts, shutdown, observer")
 struct HTTPServerLifecycleTests {
-    @Test("SPEC: over maxConnections, a connection gets 503 with Retry-After: 1 and is closed")
+    @Test("over maxConnections, a connection gets 503 with Retry-After: 1 and is closed")
     func connectionLimit() throws {
         let server = try TestServer { $0.maxConnections = 1 }
         let first = try server.client()
@@ -190,7 +190,7 @@ struct HTTPServerLifecycleTests {
         #expect(withoutDate(first.readResponse()) == helloResponse)
     }
 
-    @Test("SPEC: a head not complete within the header timeout gets 408 and the connection closes")
+    @Test("a head not complete within the header timeout gets 408 and the connection closes")
     func headerTimeout() throws {
         let server = try TestServer { $0.headerTimeout = 0.2 }
         let client = try server.client()
@@ -200,7 +200,7 @@ struct HTTPServerLifecycleTests {
         #expect(answer.hasSuffix("Connection: close\r\n\r\nrequest not received within 0.2 s\n"))
     }
 
-    @Test("SPEC: an idle connection is closed without a response after the idle timeout")
+    @Test("an idle connection is closed without a response after the idle timeout")
     func idleTimeout() throws {
         let server = try TestServer { $0.idleTimeout = 0.2 }
         let fresh = try server.client()
@@ -210,7 +210,7 @@ struct HTTPServerLifecycleTests {
         #expect(withoutDate(keptAlive.readToEnd()) == helloResponse)
     }
 
-    @Test("SPEC: a client that reads none of a large response for the send timeout has it abandoned and its connection reset")
+    @Test("a client that reads none of a large response for the send timeout has it abandoned and its connection reset")
     func sendTimeout() throws {
         let server = try TestServer { $0.sendTimeout = 0.3 }
         let client = try server.client()
@@ -225,7 +225,7 @@ struct HTTPServerLifecycleTests {
         #expect(server.observer.current.responses.isEmpty)
     }
 
-    @Test("SPEC: shutdown closes idle connections at once, answers the request in flight with close, then stops")
+    @Test("shutdown closes idle connections at once, answers the request in flight with close, then stops")
     func shutdownDrains() throws {
         let server = try TestServer()
         let busy = try server.client()
@@ -246,7 +246,7 @@ struct HTTPServerLifecycleTests {
         #expect(server.observer.current.closed == 2)
     }
 
-    @Test("SPEC: a request still in the handler after the drain timeout is cut off")
+    @Test("a request still in the handler after the drain timeout is cut off")
     func drainTimeout() throws {
         let server = try TestServer { $0.drainTimeout = 0.2 }
         let client = try server.client()

@@ -67,7 +67,7 @@ struct HTTPServerUploadTests {
         #expect(answer.hasSuffix("\r\n\r\nrequest body larger than 1048576 bytes (1 MiB)\n"))
     }
 
-    @Test("SPEC: a slow uploader gets 408 at the body deadline, while another client on the same loop is served")
+    @Test("a slow uploader gets 408 at the body deadline, while another client on the same loop is served")
     func slowUploader() throws {
         let server = try TestServer {
             $0.eventLoops = 1

@@ -23,7 +23,7 @@ func carouselRefusal(_ query: String, source: CarouselSource = slides(), options
 
 @Suite("Carousel queries: the spec, its defaults and its refusals")
 struct CarouselQueryTests {
-    @Test("SPEC: pages is the number of slides; scale is 2; GIF; the carousel's own parameters default")
+    @Test("pages is the number of slides; scale is 2; GIF; the carousel's own parameters default")
     func defaults() throws {
         let request = try parsedCarousel("style=pill")
         #expect(request.spec.indicator.pages == 3)
@@ -58,7 +58,7 @@ struct CarouselQueryTests {
     }
 
     @Test(
-        "SPEC: refusals, each one line",
+        "refusals, each one line",
         arguments: [
             ("pages=4", "pages: must be 3, the number of slides sent; got \"4\""),
             ("format=png", "format: must be gif or apng for a carousel; got \"png\""),
@@ -82,7 +82,7 @@ struct CarouselQueryTests {
         #expect(carouselRefusal("size=64&inset=200") == nil)
     }
 
-    @Test("SPEC: a carousel over 2,359,296 pixels, or 400,000,000 pixel-frames, is refused with what to lower")
+    @Test("a carousel over 2,359,296 pixels, or 400,000,000 pixel-frames, is refused with what to lower")
     func limits() throws {
         #expect(try parsedCarousel("", source: slides(width: 1536, height: 1536)).layout.width == 1536)
         #expect(carouselRefusal("", source: slides(width: 1537, height: 1536))
@@ -103,7 +103,7 @@ struct CarouselQueryTests {
         #expect(request.frameCount == CarouselTimeline(spec: request.spec).frames().count)
     }
 
-    @Test("SPEC: a carousel made elsewhere: pages required, its total split into dwells, which must agree")
+    @Test("a carousel made elsewhere: pages required, its total split into dwells, which must agree")
     func imported() throws {
         let gif = CarouselSource.animation(width: 400, height: 200, delays: [1000, 500, 1500, 3000], loopCount: 4)
         #expect(carouselRefusal("", source: gif) == "pages: required, an integer from 1 to 1000")

@@ -12,7 +12,7 @@ struct CarouselTimelineTests {
         try CarouselTimeline(spec: parsedCarousel(query, source: slides(count)).spec).frames()
     }
 
-    @Test("SPEC: delays add up to pages × dwell, none under 20 ms; first frame slide current at rest, the last shows it again", arguments: queries)
+    @Test("delays add up to pages × dwell, none under 20 ms; first frame slide current at rest, the last shows it again", arguments: queries)
     func timing(query: String) throws {
         let frames = try Self.frames(query)
         #expect(frames.reduce(0) { $0 + $1.delay } == 3 * 3000)
@@ -26,7 +26,7 @@ struct CarouselTimelineTests {
         }
     }
 
-    @Test("SPEC: the slides show in order from current, each arriving with the indicator", arguments: queries)
+    @Test("the slides show in order from current, each arriving with the indicator", arguments: queries)
     func order(query: String) throws {
         let frames = try Self.frames(query)
         var shown: [Int] = []
@@ -74,7 +74,7 @@ struct CarouselTimelineTests {
         #expect(drawn.count <= timeline.frames().count)
     }
 
-    @Test("SPEC: a carousel made elsewhere keeps its frames and delays, split where the indicator moves")
+    @Test("a carousel made elsewhere keeps its frames and delays, split where the indicator moves")
     func imported() throws {
         // Frame 4 starts 10 ms before the indicator's second move frame (3230 ms: 3500 − 300 + 30).
         let delays = [500, 1000, 500, 1220, 1780, 1000, 1000]

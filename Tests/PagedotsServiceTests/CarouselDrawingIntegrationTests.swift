@@ -74,7 +74,7 @@ struct CarouselDrawingIntegrationTests {
         return (response, response.header("content-type") == "image/gif" ? try GIFReader(response.body) : nil)
     }
 
-    @Test("SPEC: 200, a strong ETag of the bytes, no-store; the same body and query give the same bytes, and so does the command line")
+    @Test("200, a strong ETag of the bytes, no-store; the same body and query give the same bytes, and so does the command line")
     func sameBytes() throws {
         let server = try ServerProcess()
         defer { server.stop() }
@@ -95,7 +95,7 @@ struct CarouselDrawingIntegrationTests {
         #expect(written.output == first.body)
     }
 
-    @Test("SPEC: the size, the order from current, delays adding up to pages × dwell, the first frame the composed still")
+    @Test("the size, the order from current, delays adding up to pages × dwell, the first frame the composed still")
     func cut() throws {
         let (response, decoded) = try Self.carousel("/carousel.gif?\(Self.query)")
         let gif = try #require(decoded, "\(response.status) \(response.text)")
@@ -139,7 +139,7 @@ struct CarouselDrawingIntegrationTests {
         return true
     }
 
-    @Test("SPEC: fade cross-fades the slides in the transition; the slides at rest stay whole")
+    @Test("fade cross-fades the slides in the transition; the slides at rest stay whole")
     func fade() throws {
         let (response, decoded) = try Self.carousel("/carousel.gif?\(Self.query)&change=fade&transition=400")
         let gif = try #require(decoded, "\(response.status) \(response.text)")
@@ -153,7 +153,7 @@ struct CarouselDrawingIntegrationTests {
         #expect(gif.frames.reduce(0) { $0 + ($1.delay ?? 0) * 10 } == 3000)
     }
 
-    @Test("SPEC: push moves the slides in the reading direction: ltr out to the left, rtl out to the right")
+    @Test("push moves the slides in the reading direction: ltr out to the left, rtl out to the right")
     func push() throws {
         for (direction, leavingSide) in [("ltr", "left"), ("rtl", "right")] {
             let (response, decoded) = try Self.carousel("/carousel.gif?\(Self.query)&change=push&transition=400&direction=\(direction)")
@@ -172,7 +172,7 @@ struct CarouselDrawingIntegrationTests {
         }
     }
 
-    @Test("SPEC: place=below and above add a band of the indicator's height, filled with matte when bg is transparent")
+    @Test("place=below and above add a band of the indicator's height, filled with matte when bg is transparent")
     func bands() throws {
         for place in ["below", "above"] {
             let (response, decoded) = try Self.carousel("/carousel.gif?\(Self.query)&place=\(place)")
@@ -186,7 +186,7 @@ struct CarouselDrawingIntegrationTests {
         }
     }
 
-    @Test("SPEC: a carousel GIF made elsewhere keeps its frames, its timing and its loop count; loop overrides it")
+    @Test("a carousel GIF made elsewhere keeps its frames, its timing and its loop count; loop overrides it")
     func imported() throws {
         let colors: [[UInt8]] = [[255, 0, 0], [0, 255, 0], [0, 0, 255]]
         let delays = [500, 700, 300]
@@ -223,7 +223,7 @@ struct CarouselDrawingIntegrationTests {
         #expect(refused.text == "carousel: must last a multiple of 10 ms × pages to split into equal dwells (40 ms with pages=4); got 1500 ms\n")
     }
 
-    @Test("SPEC: a slide whose pixels are corrupt is a 400 that names it, found while the frames are drawn; never a 500")
+    @Test("a slide whose pixels are corrupt is a 400 that names it, found while the frames are drawn; never a 500")
     func corruptSlide() throws {
         for fixture in ["truncated.png", "truncated.jpg"] {
             let body = MultipartBody([
@@ -236,7 +236,7 @@ struct CarouselDrawingIntegrationTests {
         }
     }
 
-    @Test("SPEC: APNG: full colour, the first frame the composed still; a missing pages for a carousel GIF is 400")
+    @Test("APNG: full colour, the first frame the composed still; a missing pages for a carousel GIF is 400")
     func apng() throws {
         let server = try ServerProcess()
         defer { server.stop() }

@@ -84,7 +84,7 @@ struct CarouselIntegrationTests {
         #expect(output.contains("format: must be gif or apng for a carousel; got \"svg\""))
     }
 
-    @Test("SPEC: a Content-Length over --max-upload-mb is 413 before the body is sent, with or without Expect")
+    @Test("a Content-Length over --max-upload-mb is 413 before the body is sent, with or without Expect")
     func tooLargeFromContentLength() throws {
         let server = try ServerProcess(["--max-upload-mb", "1"])
         defer { server.stop() }
@@ -98,7 +98,7 @@ struct CarouselIntegrationTests {
         }
     }
 
-    @Test("SPEC: a slow uploader gets 408 at --body-timeout while another client is served")
+    @Test("a slow uploader gets 408 at --body-timeout while another client is served")
     func slowUploader() throws {
         let server = try ServerProcess(["--threads", "1", "--body-timeout", "0.5"])
         defer { server.stop() }

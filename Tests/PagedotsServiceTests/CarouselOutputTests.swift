@@ -6,7 +6,7 @@ import TestSupport
 private let repository = sourceFolder(of: #filePath) + "/../.."
 
 /// Carousels from the real binary, decoded by Pillow and checked against
-/// their slides by `scripts/check-carousel.py` (SPEC.md's "Carousels": size,
+/// their slides by `scripts/check-carousel.py` (docs/carousel.md: size,
 /// timing, the first frame, the order from `current`, the indicator mid-dwell,
 /// cut, fade, push, place, a carousel GIF's timing and loop count kept), on
 /// the example slides made 8 times smaller (150 × 75) so that the debug binary draws

@@ -28,7 +28,7 @@ private func answer(_ request: HTTPRequest, body: [UInt8]? = nil) -> (status: In
 
 @Suite("Carousel route: paths, methods and the head's checks")
 struct CarouselRouteTests {
-    @Test("SPEC: /carousel, .gif, .apng and @Nx are carousel paths; a still format's suffix is none (404)")
+    @Test("/carousel, .gif, .apng and @Nx are carousel paths; a still format's suffix is none (404)")
     func paths() {
         #expect(Endpoint(path: "/carousel") == .carousel(.success(PathOptions())))
         #expect(Endpoint(path: "/carousel.gif") == .carousel(.success(PathOptions(format: .gif))))
@@ -43,7 +43,7 @@ struct CarouselRouteTests {
         }
     }
 
-    @Test("SPEC: any method but POST on a carousel path is 405 with Allow: POST", arguments: [HTTPMethod.get, .head, .other("PUT"), .other("DELETE")])
+    @Test("any method but POST on a carousel path is 405 with Allow: POST", arguments: [HTTPMethod.get, .head, .other("PUT"), .other("DELETE")])
     func methods(method: HTTPMethod) {
         let (status, head, body) = answer(request("/carousel.gif", method: method))
         #expect(status == 405)
@@ -52,7 +52,7 @@ struct CarouselRouteTests {
     }
 
     @Test(
-        "SPEC: refusals decided from the head: format, scale, Content-Type, boundary, no body",
+        "refusals decided from the head: format, scale, Content-Type, boundary, no body",
         arguments: [
             ("/carousel?format=png", [multipartHeader], 400, "format: must be gif or apng for a carousel; got \"png\""),
             ("/carousel.gif?format=apng", [multipartHeader], 400, "format: must be gif to agree with the path's .gif; got \"apng\""),
@@ -70,7 +70,7 @@ struct CarouselRouteTests {
         #expect(head.contains("\r\nCache-Control: no-store\r\n"))
     }
 
-    @Test("SPEC: a POST without a body is 400, saying what to send")
+    @Test("a POST without a body is 400, saying what to send")
     func noBody() {
         let (status, _, body) = answer(request("/carousel", headers: [multipartHeader]))
         #expect(status == 400)
@@ -89,14 +89,14 @@ struct CarouselRouteTests {
         #expect(body.utf8.count > 8)
     }
 
-    @Test("SPEC: an indicator that does not fit on the slides is a 400 that says what to lower")
+    @Test("an indicator that does not fit on the slides is a 400 that says what to lower")
     func indicatorTooWide() {
         let (status, _, body) = answer(request("/carousel?style=pill", headers: [multipartHeader]), body: threeSlides)
         #expect(status == 400)
         #expect(body == "carousel: must be at least as wide as its indicator (112 pixels); got 32 pixels (lower scale, size, spacing or padding)\n")
     }
 
-    @Test("SPEC: a carousel takes its client's miss tokens, one per started 1,048,576 pixel-frames; over the limit it is 429")
+    @Test("a carousel takes its client's miss tokens, one per started 1,048,576 pixel-frames; over the limit it is 429")
     func fairUse() {
         var configuration = ServiceConfiguration()
         configuration.clientMissRate = 1

@@ -96,7 +96,7 @@ struct CarouselUploadTests {
         #expect(played == 3)
     }
 
-    @Test("SPEC: wrong part names, too few or too many slides, slides with a carousel: 400, saying what to send")
+    @Test("wrong part names, too few or too many slides, slides with a carousel: 400, saying what to send")
     func partCounts() {
         let slide = MultipartBody.Part.file("slide", "rgba.png")
         #expect(refusal([slide]) == CarouselUploadError("1 slide: " + wrongParts))
@@ -109,7 +109,7 @@ struct CarouselUploadTests {
             == CarouselUploadError("2 carousel parts: " + wrongParts))
     }
 
-    @Test("SPEC: a part that is no PNG, JPEG or GIF is 415 and named; a carousel must be a GIF")
+    @Test("a part that is no PNG, JPEG or GIF is 415 and named; a carousel must be a GIF")
     func unsupported() {
         let slide = MultipartBody.Part.file("slide", "rgba.png")
         #expect(refusal([slide, .file("slide", "not-an-image.txt")]) == CarouselUploadError(status: 415, "slide 2: not a PNG, JPEG or GIF"))
@@ -117,7 +117,7 @@ struct CarouselUploadTests {
         #expect(refusal([.file("carousel", "baseline.jpg")])?.message.hasPrefix("carousel: not a GIF") == true)
     }
 
-    @Test("SPEC: a slide over 4096 a side is refused from its header (400); a carousel's screen over 2,359,296 pixels too")
+    @Test("a slide over 4096 a side is refused from its header (400); a carousel's screen over 2,359,296 pixels too")
     func tooLarge() {
         let slide = MultipartBody.Part.file("slide", "rgba.png")
         #expect(refusal([slide, .file("slide", "large.jpg")]) == CarouselUploadError(
@@ -131,7 +131,7 @@ struct CarouselUploadTests {
         ))
     }
 
-    @Test("SPEC: a corrupt or truncated image is 400, named: from its header when probed, from its pixels when decoded")
+    @Test("a corrupt or truncated image is 400, named: from its header when probed, from its pixels when decoded")
     func corrupt() throws {
         let slide = MultipartBody.Part.file("slide", "rgba.png")
         #expect(refusal([slide, .file("slide", "signature-only.png")])?.message.hasPrefix("slide 2: corrupt, truncated or unsupported PNG (") == true)

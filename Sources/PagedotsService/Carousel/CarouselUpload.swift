@@ -20,9 +20,9 @@ struct CarouselUpload: Sendable {
 
     /// Slides per carousel.
     static let slideCount = 2...20
-    /// A slide over these is refused from its header (SPEC: 4096 a side, 16,777,216 pixels).
+    /// A slide over these is refused from its header (4096 a side, 16,777,216 pixels: docs/carousel.md).
     static let slideLimits = ImageSizeLimits(maxSide: 4096, maxPixels: 16_777_216)
-    /// A carousel GIF's screen over these is refused from its header (SPEC: 2,359,296 pixels, e.g. 1536 × 1536).
+    /// A carousel GIF's screen over these is refused from its header (2,359,296 pixels, e.g. 1536 × 1536: docs/carousel.md).
     static let carouselLimits = ImageSizeLimits(maxSide: 4096, maxPixels: 2_359_296)
 
     /// Reads the parts of `body`, a `multipart/form-data` body with

@@ -2,7 +2,7 @@ import MultipartFormData
 import PagedotsDecode
 
 /// Why a carousel upload is refused: an HTTP status and one line that says
-/// which part and what to change (SPEC, "Carousels": `415` for a part that
+/// which part and what to change (docs/carousel.md: `415` for a part that
 /// is no readable image, `400` for everything else about the upload).
 struct CarouselUploadError: Error, Equatable {
     var status: Int
