@@ -228,9 +228,10 @@ public final class PagedotsService: HTTPHandler {
         case .mustRender:
             let spec = parsed.spec
             // An animation waits in a lane of its own, so that a flood of them cannot starve the stills.
-            let accepted = renderLanes.submit(spec.format.isAnimated ? .animation : .still) { [cache, metrics] maker in
+            let lane: RenderLanes.Lane = spec.format.isAnimated ? .animation : .still
+            let accepted = renderLanes.submit(lane) { [cache, metrics] maker in
                 let start = monotonicSeconds()
-                let image = CachedImage(image: maker.makeImage(for: spec))
+                let image = cache.reserving(lane.scratchBytes) { CachedImage(image: maker.makeImage(for: spec)) }
                 metrics.recordRender(seconds: monotonicSeconds() - start)
                 for waiter in cache.fulfil(key, with: image, url: url, extraHeaders: extraHeaders, generation: generation) {
                     waiter(image)

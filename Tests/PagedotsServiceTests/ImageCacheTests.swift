@@ -267,6 +267,51 @@ import PagedotsCore
         #expect(cache.answer(for: Self.url("1")) == nil)
         #expect(cache.usage.bytes == 0)
     }
+
+    /// A cache full of eight images, "a" (the oldest) to "h", each with one
+    /// URL; and the bytes each costs.
+    static func fullCache() -> (ImageCache, one: Int) {
+        let one = image(100).byteCount + keyBytes + cost(url("a"))
+        let cache = ImageCache(capacity: 8 * one)
+        for name in ["a", "b", "c", "d", "e", "f", "g", "h"] {
+            request(cache, name, url: url(name))
+        }
+        return (cache, one)
+    }
+
+    @Test("A render's reservation evicts the oldest images to make room, which nothing fills until it ends")
+    func aReservationMakesRoomForARendersScratch() {
+        let (cache, one) = Self.fullCache()
+        #expect(cache.usage.entries == 8)
+        let drawn = cache.reserving(2 * one) { () -> Int in
+            #expect(cache.usage.entries == 6 && cache.usage.bytes == 6 * one)
+            #expect(cache.answer(for: Self.url("a")) == nil && cache.answer(for: Self.url("b")) == nil)
+            #expect(cache.answer(for: Self.url("c")) != nil)
+            // Stored within the room left: d, now the oldest, goes.
+            Self.request(cache, "i", url: Self.url("i"))
+            #expect(cache.usage.bytes == 6 * one)
+            #expect(cache.answer(for: Self.url("d")) == nil && cache.answer(for: Self.url("i")) != nil)
+            return 42
+        }
+        #expect(drawn == 42)
+        Self.request(cache, "j", url: Self.url("j"))
+        Self.request(cache, "k", url: Self.url("k"))
+        #expect(cache.usage.entries == 8 && cache.usage.bytes == 8 * one, "the whole budget again")
+        #expect(cache.usage.evictions == 3)
+    }
+
+    @Test("A reservation takes at most a quarter of the budget, all of them together at most half; none evicts nothing")
+    func reservationsAreBounded() {
+        let (cache, one) = Self.fullCache()
+        cache.reserving(0) { #expect(cache.usage.entries == 8) }
+        cache.reserving(8 * one) {
+            #expect(cache.usage.entries == 6)
+            cache.reserving(8 * one) {
+                #expect(cache.usage.entries == 4)
+                cache.reserving(8 * one) { #expect(cache.usage.entries == 4) }
+            }
+        }
+    }
 }
 
 @Suite struct CachedImageTests {

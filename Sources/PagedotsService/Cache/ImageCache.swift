@@ -87,6 +87,12 @@ final class ImageCache: Sendable {
         var usage = Usage()
         /// The presets' generation that the remembered URLs were read under.
         var urlGeneration = 0
+        /// Bytes of the budget kept free for renders in progress (`reserving`).
+        var reserved = 0
+
+        /// What the entries and URLs may hold now: the budget less what is
+        /// reserved, and at least half of it.
+        func room(in capacity: Int) -> Int { max(capacity - reserved, capacity / 2) }
 
         /// Makes `url` lead to the image in `slot`, if it was read under the current presets.
         mutating func remember(
@@ -162,7 +168,7 @@ final class ImageCache: Sendable {
         state.withLock { state in
             if let slot = state.images.slot(of: key), let image = state.images[slot]?.image {
                 state.images.markUsed(slot)
-                state.remember(url, extraHeaders: extraHeaders, generation: generation, slot: slot, capacity: capacity)
+                state.remember(url, extraHeaders: extraHeaders, generation: generation, slot: slot, capacity: state.room(in: capacity))
                 return .hit(image)
             }
             if state.waiters[key] != nil {
@@ -176,21 +182,22 @@ final class ImageCache: Sendable {
     }
 
     /// Stores a rendered image (evicting the least recently used to stay within
-    /// budget), lets `url` lead to it (as `lookup` does), and returns the
-    /// requests that were waiting for it. An image larger than the whole
-    /// budget is not kept.
+    /// budget, less what renders in progress reserve), lets `url` lead to it
+    /// (as `lookup` does), and returns the requests that were waiting for it.
+    /// An image larger than that room is not kept.
     func fulfil(
         _ key: Key, with image: CachedImage, url: URLKey?, extraHeaders: [HTTPHeaderField], generation: Int = 0
     ) -> [Waiter] {
         let cost = Self.cost(key, image)
         return state.withLock { state in
-            if cost <= capacity, state.images.slot(of: key) == nil {
+            let room = state.room(in: capacity)
+            if cost <= room, state.images.slot(of: key) == nil {
                 let slot = state.images.insert(key, Entry(image: image))
                 state.usage.bytes += cost
                 state.usage.storedBytes += image.responseBytes
                 // The new image is the most recent: it is evicted last, and it fits alone.
-                state.evict(toFit: capacity)
-                state.remember(url, extraHeaders: extraHeaders, generation: generation, slot: slot, capacity: capacity)
+                state.evict(toFit: room)
+                state.remember(url, extraHeaders: extraHeaders, generation: generation, slot: slot, capacity: room)
             }
             return state.waiters.removeValue(forKey: key) ?? []
         }
@@ -200,6 +207,23 @@ final class ImageCache: Sendable {
     /// changed to `generation`, and a URL may now draw another image.
     func forgetURLs(generation: Int) {
         state.withLock { $0.forgetURLs(generation: generation) }
+    }
+
+    /// Runs `render` with `bytes` of the budget (at most a quarter of it;
+    /// all renders together at most half) kept free for the memory it works
+    /// in: least recently used images are evicted to make that room, and
+    /// none is stored into it until `render` returns. So the budget bounds
+    /// the cached images and the renders' scratch together: a render works
+    /// in memory that evicted images held, not beside a full cache.
+    func reserving<Result>(_ bytes: Int, while render: () -> Result) -> Result {
+        let reservation = min(bytes, capacity / 4)
+        guard reservation > 0 else { return render() }
+        state.withLock { state in
+            state.reserved += reservation
+            state.evict(toFit: state.room(in: capacity))
+        }
+        defer { state.withLock { $0.reserved -= reservation } }
+        return render()
     }
 
     /// Gives up a render that `lookup` asked for; returns its waiters.

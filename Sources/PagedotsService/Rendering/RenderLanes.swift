@@ -29,6 +29,20 @@ final class RenderLanes: Sendable {
         case still
         /// An animation (GIF, APNG).
         case animation
+
+        /// The cache budget a job of this lane keeps free while it runs
+        /// (`ImageCache.reserving`), for the memory it works in. An
+        /// animation's: its frames, its caches of repeated work (at most
+        /// 3.5 MiB, `CacheBudget.defaultAllowances`) and its file; the
+        /// largest of bench/memory's animation flood (scale 4, 28–38 pages)
+        /// each add 5.5–7 MiB to the process's resident size while drawn.
+        /// A still's is a few pages, not reserved.
+        var scratchBytes: Int {
+            switch self {
+            case .still: 0
+            case .animation: 6 << 20
+            }
+        }
     }
 
     let stills: RenderPool
