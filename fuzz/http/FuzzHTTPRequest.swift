@@ -48,11 +48,15 @@ private enum Outcome: Equatable {
     }
 }
 
-private func outcome(_ result: RequestHeadParser.Result) -> Outcome {
-    switch result {
+/// What `parse` said, and the head it completed, if it did.
+private typealias Parse = (result: RequestHeadParser.Result, head: ParsedHead?)
+
+private func outcome(_ parse: Parse) -> Outcome {
+    switch parse.result {
     case .incomplete: return .incomplete
     case .invalid(let error): return .invalid(error)
-    case .complete(let head):
+    case .complete:
+        guard let head = parse.head else { preconditionFailure("a complete parse without its head") }
         return .complete(
             length: head.length, method: head.request.method.name, path: head.request.path,
             query: head.request.query, framing: head.framing, keepAlive: head.keepAlive,
@@ -61,19 +65,28 @@ private func outcome(_ result: RequestHeadParser.Result) -> Outcome {
     }
 }
 
-private func parseAtOnce(_ bytes: [UInt8]) -> RequestHeadParser.Result {
-    var parser = RequestHeadParser(limits: fuzzLimits)
-    return bytes.withUnsafeBufferPointer { parser.parse($0) }
+/// `parser`'s answer to `bytes`, with the head taken when it is complete.
+private func parse(_ bytes: UnsafeBufferPointer<UInt8>, with parser: inout RequestHeadParser) -> Parse {
+    let result = parser.parse(bytes)
+    if case .complete = result {
+        return (result, parser.head(in: bytes))
+    }
+    return (result, nil)
 }
 
-private func parseByteByByte(_ bytes: [UInt8]) -> RequestHeadParser.Result {
+private func parseAtOnce(_ bytes: [UInt8]) -> Parse {
+    var parser = RequestHeadParser(limits: fuzzLimits)
+    return bytes.withUnsafeBufferPointer { parse($0, with: &parser) }
+}
+
+private func parseByteByByte(_ bytes: [UInt8]) -> Parse {
     var parser = RequestHeadParser(limits: fuzzLimits)
     for end in 1...max(1, bytes.count) where end <= bytes.count {
-        let result = bytes.withUnsafeBufferPointer { parser.parse(UnsafeBufferPointer(rebasing: $0[..<end])) }
-        if case .incomplete = result { continue }
-        return result
+        let parsed = bytes.withUnsafeBufferPointer { parse(UnsafeBufferPointer(rebasing: $0[..<end]), with: &parser) }
+        if case .incomplete = parsed.result { continue }
+        return parsed
     }
-    return .incomplete
+    return (.incomplete, nil)
 }
 
 /// Bytes that must never reach a handler inside a path, query or header value.
@@ -186,7 +199,7 @@ public func fuzzHTTPRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 
     let whole = parseAtOnce(bytes)
     let trickled = parseByteByByte(bytes)
     precondition(outcome(whole).agrees(with: outcome(trickled)), "parse differs: \(outcome(whole)) vs \(outcome(trickled))")
-    if case .complete(let head) = whole {
+    if let head = whole.head {
         checkHead(head)
         checkBodyReader(bytes, after: head)
     }
