@@ -118,13 +118,11 @@ extension ByteBuffer {
     /// Appends a whole response as it goes on the wire: the prepared head, the
     /// extra headers, `Date`, `Connection` when needed, the blank line, and the
     /// body unless `includeBody` is false (HEAD); a body file's bytes are
-    /// left for the caller to append as they are sent. Returns the body
-    /// bytes appended.
-    @discardableResult
+    /// left for the caller to append as they are sent.
     mutating func appendResponse(
         _ response: PreparedResponse, extraHeaders: [HTTPHeaderField], dateLine: [UInt8],
         disposition: ConnectionDisposition, includeBody: Bool
-    ) -> Int {
+    ) {
         append(response.head)
         for field in extraHeaders { appendHeaderLine(field) }
         append(dateLine)
@@ -134,9 +132,9 @@ extension ByteBuffer {
         case .close: append("Connection: close\r\n")
         }
         append("\r\n")
-        guard includeBody else { return 0 }
-        append(response.body)
-        return response.body.count
+        if includeBody {
+            append(response.body)
+        }
     }
 }
 

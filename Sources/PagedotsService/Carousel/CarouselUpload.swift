@@ -13,10 +13,10 @@ struct CarouselUpload: Sendable {
         case carousel(UploadedImage)
     }
 
-    let content: Content
+    private(set) var content: Content
     /// The request body that holds the slides in memory; nil once they are
     /// read from a temporary file instead (`spooled`).
-    private let body: HTTPRequestBody?
+    private var body: HTTPRequestBody?
 
     /// Slides per carousel.
     static let slideCount = 2...20
@@ -89,11 +89,9 @@ struct CarouselUpload: Sendable {
     /// upload itself when no temporary file can be made.
     func spooled() -> CarouselUpload {
         guard case .slides(let slides) = content, let body, let file = SpooledBody(body) else { return self }
-        return CarouselUpload(content: .slides(slides.map { $0.spooled(to: file) }), body: nil)
-    }
-
-    private init(content: Content, body: HTTPRequestBody?) {
-        self.content = content
-        self.body = body
+        var upload = self
+        upload.content = .slides(slides.map { $0.spooled(to: file) })
+        upload.body = nil
+        return upload
     }
 }

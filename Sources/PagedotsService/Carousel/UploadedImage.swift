@@ -21,7 +21,7 @@ struct UploadedImage: Sendable {
     let probe: ImageProbe
     /// The part's `filename`, as sent, if any.
     let filename: String?
-    private let source: Source
+    private var source: Source
     private let range: Range<Int>
     private let limits: ImageSizeLimits
 
@@ -40,16 +40,9 @@ struct UploadedImage: Sendable {
 
     /// This part, its bytes now read from `body`'s temporary file.
     func spooled(to body: SpooledBody) -> UploadedImage {
-        UploadedImage(role: role, probe: probe, filename: filename, source: .spooled(body), range: range, limits: limits)
-    }
-
-    private init(role: String, probe: ImageProbe, filename: String?, source: Source, range: Range<Int>, limits: ImageSizeLimits) {
-        self.role = role
-        self.probe = probe
-        self.filename = filename
-        self.source = source
-        self.range = range
-        self.limits = limits
+        var image = self
+        image.source = .spooled(body)
+        return image
     }
 
     /// The pixels (a GIF's first frame), at least `minimum` in size when a

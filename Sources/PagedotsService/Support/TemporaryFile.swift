@@ -12,15 +12,3 @@ func openTemporaryFile(prefix: String) -> Int32? {
     _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
     return descriptor
 }
-
-/// Fills `buffer` with the file's bytes from `offset`; false if the file would not give them all.
-func readAll(into buffer: UnsafeMutableRawBufferPointer, from descriptor: Int32, at offset: Int) -> Bool {
-    var done = 0
-    while done < buffer.count {
-        let read = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
-        if read < 0, errno == EINTR { continue }
-        guard read > 0 else { return false }
-        done += read
-    }
-    return true
-}

@@ -1,15 +1,5 @@
 import Glibc
 
-/// Writes text to standard output, unbuffered.
-func writeOut(_ text: String) {
-    writeAll(Array(text.utf8), to: STDOUT_FILENO)
-}
-
-/// Writes text to standard error, unbuffered.
-func writeError(_ text: String) {
-    writeAll(Array(text.utf8), to: STDERR_FILENO)
-}
-
 /// Writes every byte to a file descriptor; false if it could not.
 @discardableResult
 func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
@@ -24,6 +14,18 @@ func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
         if written < 0, errno == EINTR { continue }
         guard written > 0 else { return false }
         offset += written
+    }
+    return true
+}
+
+/// Fills `buffer` with the file's bytes from `offset`; false if the file would not give them all.
+func readAll(into buffer: UnsafeMutableRawBufferPointer, from descriptor: Int32, at offset: Int) -> Bool {
+    var done = 0
+    while done < buffer.count {
+        let read = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+        if read < 0, errno == EINTR { continue }
+        guard read > 0 else { return false }
+        done += read
     }
     return true
 }
