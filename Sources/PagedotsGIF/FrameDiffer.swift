@@ -124,7 +124,6 @@ struct FrameDiffer {
     mutating func add(_ input: [UInt8], changedWithin bounds: PixelRect, delayMilliseconds delay: Int) -> FramePatch? {
         guard let pending else {
             start(with: input, delay: delay)
-            inputIsTarget = Self.isCanvasExact(input, over: PixelRect(x: 0, y: 0, width: width, height: height), width: width)
             previousInput = inputIsTarget ? [] : input
             return nil
         }
@@ -288,13 +287,19 @@ struct FrameDiffer {
         return complete(clearing: cleared.rect)
     }
 
+    /// Makes the target the first input composited, and notes whether that
+    /// input is canvas-exact (`inputIsTarget`).
     private mutating func start(with input: [UInt8], delay: Int) {
-        input.withUnsafeBytes { bytes in
+        inputIsTarget = input.withUnsafeBytes { bytes in
             target.withUnsafeMutableBufferPointer { target in
                 var compositor = Compositor(matte: matte)
+                var exact = true
                 for index in target.indices {
-                    target[index] = compositor.composite(bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
+                    let raw = bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)
+                    target[index] = compositor.composite(raw)
+                    exact = exact && Self.isCanvasExact(raw)
                 }
+                return exact
             }
         }
         if loops {
@@ -382,18 +387,21 @@ struct FrameDiffer {
         }
     }
 
-    /// Whether every pixel of `input` over `rect` is its own canvas pixel:
-    /// opaque, or all four bytes zero.
+    /// Whether every pixel of `input` over `rect` is its own canvas pixel.
     private static func isCanvasExact(_ input: [UInt8], over rect: PixelRect, width: Int) -> Bool {
         input.withUnsafeBytes { bytes in
             (rect.y..<rect.maxY).allSatisfy { y in
                 let row = bytes.baseAddress! + 4 * (y * width + rect.x)
-                return (0..<rect.width).allSatisfy { x in
-                    let pixel = row.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self)
-                    return pixel == 0 || pixel.littleEndian >> 24 == 0xFF
-                }
+                return (0..<rect.width).allSatisfy { x in isCanvasExact(row.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self)) }
             }
         }
+    }
+
+    /// Whether an input pixel's four bytes (as they lie in memory) are its
+    /// own canvas pixel: opaque, or all zero.
+    @inline(__always)
+    private static func isCanvasExact(_ pixel: UInt32) -> Bool {
+        pixel == 0 || pixel.littleEndian >> 24 == 0xFF
     }
 
     /// Takes in the pixels of `rect` where the target differs from the display.
