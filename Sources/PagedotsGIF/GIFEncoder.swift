@@ -29,6 +29,8 @@ public final class GIFEncoder {
     let budget: CacheBudget
     /// How a frame with more than 256 colours is quantised.
     let quantizing: QuantizerSettings
+    /// The LZW compressor of every image this encoder writes.
+    private let lzw = LZWCompressor()
 
     /// An encoder whose frames of more than 256 colours are quantised as
     /// `quantizing` says (`.flat` for indicator art, `.photographic` for
@@ -132,7 +134,8 @@ public final class GIFEncoder {
             // A transparent index that needs an entry of its own gets black.
             globalColors: palette.map { $0.colors.colors + repeatElement(0, count: $0.entryCount - $0.colors.count) },
             globalSize: FrameWriter.tableSize(palette?.entryCount ?? 0),
-            backgroundIndex: 0
+            backgroundIndex: 0,
+            lzw: lzw
         )
         if frameTotal > 1 {
             Self.appendLoop(plays: plays, to: file)

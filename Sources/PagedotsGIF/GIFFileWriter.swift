@@ -1,16 +1,17 @@
 import CGif
 import PagedotsPixels
 
-/// A GIF file written by giflib's encoder (`EGif…`) into memory: the screen
-/// descriptor and global palette, the NETSCAPE2.0 loop extension, graphic
-/// control extensions, and images whose LZW compression giflib does. What
+/// A GIF file written into memory: by giflib's encoder (`EGif…`) the
+/// screen descriptor and global palette, the NETSCAPE2.0 loop extension and
+/// graphic control extensions; images by this writer and its
+/// `LZWCompressor`, in the bytes giflib would write for them. What
 /// is written is held until `flush` hands it on, so that a large file need
 /// not be held whole.
 ///
 /// Images can be written as candidates: `appendSmallest` writes several
 /// encodings of one frame and keeps the smallest, discarding the others'
-/// bytes. giflib starts each image afresh (`EGifPutImageDesc` resets its LZW
-/// state), so what it wrote before a discarded candidate stays valid.
+/// bytes. Each image is compressed afresh, so what was written before a
+/// discarded candidate stays valid.
 ///
 /// Only a failed allocation inside giflib can make a call fail, never the
 /// pixels, so failures are preconditions.
@@ -21,13 +22,14 @@ final class GIFFileWriter {
     /// without taking a reference to an object or checking exclusive access.
     private let output = UnsafeMutablePointer<[UInt8]>.allocate(capacity: 1)
     private var file: UnsafeMutablePointer<GifFileType>?
-    /// The copy of an image's indices that giflib masks in place, reused.
-    private var scratch: [UInt8] = []
+    /// Compresses the images' indices.
+    private let lzw: LZWCompressor
 
     /// Opens the file and writes its header, logical screen descriptor and
     /// global palette (`globalColors`, 24-bit RGB, padded to `globalSize`
     /// entries, a power of two), or no global palette when `globalColors` is nil.
-    init(width: Int, height: Int, globalColors: [UInt32]?, globalSize: Int, backgroundIndex: Int) {
+    init(width: Int, height: Int, globalColors: [UInt32]?, globalSize: Int, backgroundIndex: Int, lzw: LZWCompressor) {
+        self.lzw = lzw
         output.initialize(to: [])
         var error: Int32 = 0
         let opened = EGifOpen(output, { file, data, count in
@@ -87,31 +89,26 @@ final class GIFFileWriter {
     /// `localSize` entries, a power of two) the image has its own palette and
     /// its LZW codes start at that palette's width; without, it uses the global
     /// palette and its codes start at `codeBits` (2…8) bits, which must cover
-    /// every index it uses.
+    /// every index it uses. The descriptor and palette are written here and
+    /// the data by `lzw`, as giflib's `EGifPutImageDesc` and `EGifPutLine`
+    /// would write them.
     func appendImage(rect: PixelRect, localColors: [UInt32]?, localSize: Int, codeBits: Int, indices: [UInt8]) {
-        guard let file else { return }
-        if localColors == nil {
-            // giflib starts the LZW codes at the width of the palette in use;
-            // for the global one that is the screen's palette, which is
-            // already written, so its recorded width can be the image's.
-            file.pointee.SColorMap?.pointee.BitsPerPixel = Int32(codeBits)
-            // Going back to the global palette, giflib forgets the last local
-            // one without freeing it.
-            if let previous = file.pointee.Image.ColorMap {
-                GifFreeMapObject(previous)
-                file.pointee.Image.ColorMap = nil
+        // A local table has a power-of-two size, from 2 entries.
+        let tableBits = localSize.trailingZeroBitCount
+        var descriptor: [UInt8] = [0x2C]
+        for value in [rect.x, rect.y, rect.width, rect.height] {
+            descriptor += [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)]
+        }
+        // Packed fields: a local table and its size (2^(n+1) entries); not interlaced, not sorted.
+        descriptor.append(localColors == nil ? 0 : 0x80 | UInt8(tableBits - 1))
+        output.pointee += descriptor
+        if let localColors {
+            for color in localColors + repeatElement(0, count: localSize - localColors.count) {
+                output.pointee += [UInt8(truncatingIfNeeded: color), UInt8(truncatingIfNeeded: color >> 8), UInt8(truncatingIfNeeded: color >> 16)]
             }
         }
-        let status = Self.withColorMap(localColors, size: localSize) { map in
-            EGifPutImageDesc(file, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), false, map)
-        }
-        Self.check(status, "EGifPutImageDesc")
-        // EGifPutLine takes any number of pixels (here all rows at once) and
-        // masks them in place to the code width: it gets a copy (in `scratch`).
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: indices)
-        scratch.withUnsafeMutableBufferPointer { pixels in
-            Self.check(EGifPutLine(file, pixels.baseAddress, Int32(pixels.count)), "EGifPutLine")
+        indices.withUnsafeBufferPointer { pixels in
+            lzw.compress(pixels, codeBits: localColors == nil ? codeBits : tableBits, into: &output.pointee)
         }
     }
 
