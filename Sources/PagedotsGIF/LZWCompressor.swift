@@ -11,11 +11,12 @@
 ///
 /// One compressor per thread, reused from image to image: not `Sendable`.
 final class LZWCompressor {
-    /// The largest code GIF allows (12 bits), and the special code giflib
-    /// uses for "no prefix yet".
+    /// The largest code GIF allows (12 bits): when the next code would be
+    /// this one, giflib sends a clear code instead of adding it.
     private static let maxCode = 4095
-    /// Slots of the table, as a power of two: codes a table holds at most
-    /// (4093) take at most half of them, so probes stay short.
+    /// Slots of the table, as a power of two: the entries a table holds
+    /// (at most 4089, with 2-bit indices) take at most half of them, so
+    /// probes stay short.
     private static let slotBits = 13
     private static let slotMask = (1 << slotBits) - 1
 
@@ -24,6 +25,7 @@ final class LZWCompressor {
     /// earlier generation is empty.
     private let slots: UnsafeMutablePointer<UInt64>
     private var generation: UInt64 = 1
+
     init() {
         slots = .allocate(capacity: 1 << Self.slotBits)
         slots.initialize(repeating: 0, count: 1 << Self.slotBits)
