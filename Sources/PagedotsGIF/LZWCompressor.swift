@@ -41,10 +41,11 @@ final class LZWCompressor {
     /// `codeBits` bits.
     func compress(_ indices: UnsafeBufferPointer<UInt8>, codeBits: Int, into file: inout [UInt8]) {
         let rootBits = max(codeBits, 2)
-        // At most a code a pixel, a clear code per 4,000 codes, the first
-        // clear and the end code, each of at most 12 bits; a length byte
-        // per 255 bytes; the code size and the empty block.
-        let codes = indices.count + indices.count / 4000 + 3
+        // At most a code a pixel, a clear code per 3,837 codes or more (the
+        // table's entries from 8-bit indices), the first clear and the end
+        // code, each of at most 12 bits; a length byte per 255 bytes; the
+        // code size and the empty block.
+        let codes = indices.count + indices.count / 3000 + 3
         let dataBytes = (codes * 12 + 7) / 8
         let bound = dataBytes + dataBytes / 255 + 4
         let start = file.count
