@@ -95,17 +95,21 @@ final class GIFFileWriter {
     func appendImage(rect: PixelRect, localColors: [UInt32]?, localSize: Int, codeBits: Int, indices: [UInt8]) {
         // A local table has a power-of-two size, from 2 entries.
         let tableBits = localSize.trailingZeroBitCount
-        var descriptor: [UInt8] = [0x2C]
+        output.pointee.append(0x2C)
         for value in [rect.x, rect.y, rect.width, rect.height] {
-            descriptor += [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)]
+            output.pointee.append(UInt8(truncatingIfNeeded: value))
+            output.pointee.append(UInt8(truncatingIfNeeded: value >> 8))
         }
         // Packed fields: a local table and its size (2^(n+1) entries); not interlaced, not sorted.
-        descriptor.append(localColors == nil ? 0 : 0x80 | UInt8(tableBits - 1))
-        output.pointee += descriptor
+        output.pointee.append(localColors == nil ? 0 : 0x80 | UInt8(tableBits - 1))
         if let localColors {
-            for color in localColors + repeatElement(0, count: localSize - localColors.count) {
-                output.pointee += [UInt8(truncatingIfNeeded: color), UInt8(truncatingIfNeeded: color >> 8), UInt8(truncatingIfNeeded: color >> 16)]
+            for color in localColors {
+                output.pointee.append(UInt8(truncatingIfNeeded: color))
+                output.pointee.append(UInt8(truncatingIfNeeded: color >> 8))
+                output.pointee.append(UInt8(truncatingIfNeeded: color >> 16))
             }
+            // Padded with black to the table's size.
+            output.pointee.append(contentsOf: repeatElement(0, count: 3 * (localSize - localColors.count)))
         }
         indices.withUnsafeBufferPointer { pixels in
             lzw.compress(pixels, codeBits: localColors == nil ? codeBits : tableBits, into: &output.pointee)
