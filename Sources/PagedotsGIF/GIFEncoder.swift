@@ -41,60 +41,46 @@ public final class GIFEncoder {
         self.budget = budget
     }
 
-    /// The GIF file of an animation of `frameCount` frames of `width × height`.
-    ///
-    /// `frameAt(i)` gives frame i's straight-alpha RGBA pixels (`width × height × 4`
-    /// bytes, rows top to bottom) and how long it shows in milliseconds (a
-    /// multiple of 10, at least 20; others are rounded to hundredths of a
-    /// second, at least 2). The encoder asks for the frames in increasing
-    /// order, once each when the frames' changes fit in about two frames' worth
-    /// of memory (or 1 MiB), otherwise twice (two passes, each in order), so
-    /// that it never holds more than a couple of frames' pixels at once.
-    ///
-    /// `changedBoxAt(i)`, asked right after `frameAt(i)` for every frame but
-    /// the first, may give a box (in pixels) outside which frame i's bytes
-    /// equal frame i − 1's, or nil when that is not known (the default, for
-    /// every frame): the encoder then looks for the frame's changes only
-    /// inside it (a box that misses a change gives a wrong file). Boxes that
-    /// reach past the canvas are cut to it; an empty one says the frames are
-    /// the same. (Not optional, so that it need not escape: a caller can pass
-    /// `AnimationFrames.changedBox(at:)` from a closure it was handed.)
-    ///
-    /// `plays`: how many times the cycle plays in all, 0 (or less) meaning
-    /// forever. `matte`: the opaque colour that partly transparent pixels are
-    /// blended onto (fully transparent pixels stay transparent).
-    /// `exactColors`: colours (24-bit RGB, red in the low byte) that a
-    /// quantised frame's palette holds exactly (`QuantizerSettings.keeping`). No frames
-    /// give one transparent frame. The same input always gives the same bytes.
-    ///
-    /// - Precondition: `width` and `height` are 1…65535 (the GIF format's
-    ///   limit), and every frame has exactly `width × height × 4` bytes.
+    /// The GIF file of `frames`, whose frames never fail (an indicator's
+    /// frames, or frames held already), as
+    /// `encode(_:plays:matte:exactColors:into:)` writes it.
     public func encode(
-        width: Int, height: Int, plays: Int, matte: (red: UInt8, green: UInt8, blue: UInt8),
-        frameCount: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int),
-        changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)? = { _ in nil }, exactColors: [UInt32] = []
+        _ frames: some FrameSource<Never>, plays: Int, matte: (red: UInt8, green: UInt8, blue: UInt8), exactColors: [UInt32] = []
     ) -> [UInt8] {
         var bytes: [UInt8] = []
-        encode(
-            width: width, height: height, plays: plays, matte: matte, frameCount: frameCount, frameAt: frameAt,
-            changedBoxAt: changedBoxAt, exactColors: exactColors, into: { bytes.append(contentsOf: $0) }
-        )
+        encode(frames, plays: plays, matte: matte, exactColors: exactColors, into: { bytes.append(contentsOf: $0) })
         return bytes
     }
 
-    /// The same file as `encode(width:height:plays:matte:frameCount:frameAt:changedBoxAt:exactColors:)`,
-    /// handed to `write` in order a piece at a time as it is made (the
-    /// header, then about a frame at a time), so that it is never held
-    /// whole: a carousel's file can be larger than everything else its
-    /// encoding holds together.
-    public func encode(
-        width: Int, height: Int, plays: Int, matte: (red: UInt8, green: UInt8, blue: UInt8),
-        frameCount: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int),
-        changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)? = { _ in nil }, exactColors: [UInt32] = [],
+    /// The GIF file of `frames` (none: one transparent frame), handed to
+    /// `write` in order a piece at a time as it is made (the header, then
+    /// about a frame at a time), so that it is never held whole: a
+    /// carousel's file can be larger than everything else its encoding
+    /// holds together. Throws the first frame that could not be drawn; what
+    /// was written until then is then to be thrown away.
+    ///
+    /// The encoder asks for the frames in increasing order, once each when
+    /// the frames' changes fit in about two frames' worth of memory (or
+    /// 1 MiB), otherwise twice (two passes, each in order), and looks for a
+    /// frame's changes only inside its changed box, when the source knows
+    /// one. Delays are rounded to hundredths of a second, at least 2.
+    ///
+    /// `plays`: how many times the cycle plays in all, 0 (or less) meaning
+    /// forever. `matte`: the opaque colour that partly transparent pixels
+    /// are blended onto (fully transparent pixels stay transparent).
+    /// `exactColors`: colours (24-bit RGB, red in the low byte) that a
+    /// quantised frame's palette holds exactly (`QuantizerSettings.keeping`).
+    /// The same input always gives the same bytes.
+    ///
+    /// - Precondition: the canvas is 1…65535 pixels a side (the GIF
+    ///   format's limit), and every frame has exactly `width × height × 4` bytes.
+    public func encode<Frames: FrameSource>(
+        _ frames: Frames, plays: Int, matte: (red: UInt8, green: UInt8, blue: UInt8), exactColors: [UInt32] = [],
         into write: (UnsafeRawBufferPointer) -> Void
-    ) {
+    ) throws(Frames.Failure) {
+        let (width, height) = (frames.width, frames.height)
         precondition((1...65535).contains(width) && (1...65535).contains(height), "a GIF is 1…65535 pixels a side, not \(width)×\(height)")
-        let frames = FrameSource(width: width, height: height, count: frameCount)
+        let passes = PatchPasses(frames: frames)
         let matte = Matte(red: matte.red, green: matte.green, blue: matte.blue)
         // Without a second play, the last frame need not prepare the first.
         let loops = plays != 1
@@ -108,7 +94,7 @@ public final class GIFEncoder {
         var reader = PatchColorReader()
         var patches: [(patch: FramePatch, colors: PatchColors?)] = []
         var storedPixels = 0
-        frames.forEachPatch(of: frameAt, changedBoxAt: changedBoxAt, matte: matte, loops: loops, budget: budget) { patch in
+        try passes.forEachPatch(matte: matte, loops: loops, budget: budget) { patch in
             // A repeat draws what its original draws, and is written as it was.
             let original = repeats.add(patch)
             let colors = original == nil ? reader.read(patch) : nil
@@ -148,7 +134,7 @@ public final class GIFEncoder {
                 file.flush(to: write)
             }
         } else {
-            frames.forEachPatch(of: frameAt, changedBoxAt: changedBoxAt, matte: matte, loops: loops, budget: budget) {
+            try passes.forEachPatch(matte: matte, loops: loops, budget: budget) {
                 writer.write($0)
                 file.flush(to: write)
             }
@@ -169,20 +155,16 @@ public final class GIFEncoder {
     }
 }
 
-/// The caller's frames, run through a fresh `FrameDiffer` on each pass.
-private struct FrameSource {
-    let width: Int
-    let height: Int
-    let count: Int
+/// An encoder's passes over its frames, each through a fresh `FrameDiffer`.
+private struct PatchPasses<Frames: FrameSource> {
+    let frames: Frames
 
-    /// Hands every frame that `frameAt` gives, as planned, to `body`, in order
-    /// (each searched for changes inside the box `changedBoxAt` gives, if
-    /// any), the differ's recorded steps taking their memory from `budget`
-    /// for the pass.
-    func forEachPatch(
-        of frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int), changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)?,
-        matte: Matte, loops: Bool, budget: CacheBudget, _ body: (FramePatch) -> Void
-    ) {
+    /// Hands every frame, as planned, to `body`, in order (each searched for
+    /// changes inside its changed box, if the source knows one), the
+    /// differ's recorded steps taking their memory from `budget` for the
+    /// pass; throws the first frame that could not be drawn.
+    func forEachPatch(matte: Matte, loops: Bool, budget: CacheBudget, _ body: (FramePatch) -> Void) throws(Frames.Failure) {
+        let (width, height, count) = (frames.width, frames.height, frames.count)
         var differ = FrameDiffer(width: width, height: height, matte: matte, loops: loops, budget: budget)
         defer { differ.forgetSteps() }
         let byteCount = width * height * 4
@@ -193,15 +175,15 @@ private struct FrameSource {
         }
         // The frame's pixels are let go of before `body` takes its patch (a
         // quantised photograph needs much memory of its own).
-        func patch(of index: Int) -> FramePatch? {
-            let frame = frameAt(index)
+        func patch(of index: Int) throws(Frames.Failure) -> FramePatch? {
+            let frame = try frames.frame(at: index)
             precondition(frame.pixels.count == byteCount, "frame \(index) has \(frame.pixels.count) bytes, not \(width)×\(height)×4")
-            let box = index > 0 ? changedBoxAt(index).map { PixelRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height).intersection(canvas) } : nil
+            let box = index > 0 ? frames.changedBox(at: index)?.intersection(canvas) : nil
             let delay = min(max(frame.delayMilliseconds, 0), FrameDiffer.maxDelayMilliseconds)
             return differ.add(frame.pixels, changedWithin: box ?? canvas, delayMilliseconds: delay)
         }
         for index in 0..<max(count, 0) {
-            if let patch = patch(of: index) {
+            if let patch = try patch(of: index) {
                 body(patch)
             }
         }
@@ -210,4 +192,3 @@ private struct FrameSource {
         }
     }
 }
-

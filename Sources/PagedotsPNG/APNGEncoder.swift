@@ -40,56 +40,42 @@ public final class APNGEncoder {
         compressor = CandidateCompressor(mode: .animation, budget: self.budget)
     }
 
-    /// The APNG file of an animation of `frameCount` frames of `width × height`.
-    /// `frameAt(i)` gives frame i's straight-alpha RGBA pixels (width×height×4
-    /// bytes, rows top to bottom) and how long it shows in milliseconds (a
-    /// multiple of 10, at least 20; any other delay up to 65535 s is written
-    /// exactly too, below 0 counts as 0, above as 65535 s). The encoder may
-    /// call `frameAt` more than once per index (several passes), each pass in
-    /// increasing order, so that it never holds more than a couple of frames'
-    /// pixels at once. `plays`: how many times the cycle plays in all, 0 =
-    /// forever (acTL num_plays; below 0 counts as 0). The same input always
-    /// gives the same bytes.
-    ///
-    /// `changedBoxAt(i)`, asked right after `frameAt(i)` in the first pass, is
-    /// a box (clamped to the canvas) outside which frame i's bytes equal
-    /// frame i − 1's, or nil when that is not known (the default, for every
-    /// frame): the search for the rectangle a frame changes then looks only
-    /// inside it. A renderer that draws each frame over the one before knows
-    /// that box. (Not optional, so that it need not escape: a caller can pass
-    /// `AnimationFrames.changedBox(at:)` from a closure it was handed.)
-    ///
-    /// Without frames the answer is a still PNG of a fully transparent canvas.
-    ///
-    /// - Precondition: `width` and `height` are positive and every frame
-    ///   holds exactly `width × height × 4` bytes, and every box given holds
-    ///   every byte in which its frame differs from the one before.
-    public func encode(
-        width: Int, height: Int, plays: Int,
-        frameCount: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int),
-        changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)? = { _ in nil }
-    ) -> [UInt8] {
+    /// The APNG file of `frames`, whose frames never fail (an indicator's
+    /// frames, or frames held already), as `encode(_:plays:into:)` writes it.
+    public func encode(_ frames: some FrameSource<Never>, plays: Int) -> [UInt8] {
         var bytes: [UInt8] = []
-        encode(
-            width: width, height: height, plays: plays, frameCount: frameCount, frameAt: frameAt, changedBoxAt: changedBoxAt,
-            into: { bytes.append(contentsOf: $0) }
-        )
+        encode(frames, plays: plays, into: { bytes.append(contentsOf: $0) })
         return bytes
     }
 
-    /// The same file as `encode(width:height:plays:frameCount:frameAt:changedBoxAt:)`,
-    /// handed to `write` in order a piece at a time as it is made (about a
-    /// frame at a time), so that it is never held whole: a carousel's APNG
-    /// can be larger than everything else its encoding holds together.
-    public func encode(
-        width: Int, height: Int, plays: Int,
-        frameCount: Int, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int),
-        changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)? = { _ in nil },
-        into write: (UnsafeRawBufferPointer) -> Void
-    ) {
+    /// The APNG file of `frames`, handed to `write` in order a piece at a
+    /// time as it is made (about a frame at a time), so that it is never
+    /// held whole: a carousel's APNG can be larger than everything else its
+    /// encoding holds together. Throws the first frame that could not be
+    /// drawn; what was written until then is then to be thrown away.
+    ///
+    /// Delays are written exactly (a multiple of 10 ms, at least 20, is
+    /// usual; any other up to 65535 s is written exactly too, below 0 counts
+    /// as 0, above as 65535 s). The encoder may ask for a frame more than
+    /// once (several passes, each in increasing order), so that it never
+    /// holds more than a couple of frames' pixels at once; a frame's changes
+    /// are looked for only inside its changed box, when the source knows
+    /// one (a renderer that draws each frame over the one before knows it).
+    /// `plays`: how many times the cycle plays in all, 0 = forever (acTL
+    /// num_plays; below 0 counts as 0). The same input always gives the
+    /// same bytes. Without frames the answer is a still PNG of a fully
+    /// transparent canvas.
+    ///
+    /// - Precondition: the canvas is at least 1×1, every frame holds exactly
+    ///   `width × height × 4` bytes, and every box given holds every byte in
+    ///   which its frame differs from the one before.
+    public func encode<Frames: FrameSource>(
+        _ frames: Frames, plays: Int, into write: (UnsafeRawBufferPointer) -> Void
+    ) throws(Frames.Failure) {
+        let (width, height) = (frames.width, frames.height)
         precondition(width > 0 && height > 0, "an animation needs a canvas of at least 1×1, not \(width)×\(height)")
         defer { if ownsBudget { budget.reset() } }
-        var survey = AnimationSurvey(width: width, height: height, frameCount: frameCount, budget: budget, frameAt: frameAt, changedBoxAt: changedBoxAt)
+        var survey = try AnimationSurvey(frames, budget: budget)
         defer { survey.forgetChanges() }
         guard let first = survey.takeFirst() else {
             return PNGEncoder().encode(rgba: RGBACanvas(width: width, height: height).pixels, width: width, height: height).withUnsafeBytes(write)
@@ -119,7 +105,7 @@ public final class APNGEncoder {
                 if let changed = frame.changedPixels {
                     next.paste(changed, in: frame.change)
                 } else {
-                    next = RGBACanvas(width: width, height: height, pixels: frameAt(frame.source).pixels)
+                    next = RGBACanvas(width: width, height: height, pixels: try frames.frame(at: frame.source).pixels)
                 }
             }
             // A delay too long for one fcTL goes on over frames that change nothing.

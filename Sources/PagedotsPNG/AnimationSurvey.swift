@@ -7,7 +7,7 @@ struct AnimationSurvey {
     /// A picture of the animation: one input frame, or a run of identical
     /// consecutive ones merged.
     struct Frame {
-        /// The `frameAt` index that gives its pixels.
+        /// The index of the source frame that gives its pixels.
         var source: Int
         /// How long it shows: the delays of the input frames merged into it.
         var milliseconds: Int
@@ -31,19 +31,17 @@ struct AnimationSurvey {
     /// The bytes of changed pixels kept, taken from the budget.
     private var keptBytes = 0
 
-    /// Asks `frameAt` for frames `0 ..< frameCount` in order and holds two at
-    /// a time. Delays below 0 count as 0, and above `FrameDelay.maxMilliseconds`
+    /// Asks `source` for its frames in order and holds two at a time. Delays below 0 count as 0, and above `FrameDelay.maxMilliseconds`
     /// as that. The changed pixels are kept while `budget` holds them all
     /// (`.images`, until `forgetChanges()`); past that none are kept. A frame's change
-    /// is looked for only inside the box `changedBoxAt` gives for it, if any
-    /// (`APNGEncoder.encode`).
-    init(
-        width: Int, height: Int, frameCount: Int, budget: CacheBudget, frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int),
-        changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)? = { _ in nil }
-    ) {
+    /// is looked for only inside its changed box, if the source knows one
+    /// (`APNGEncoder.encode`). Throws the first frame that could not be drawn.
+    init<Source: FrameSource>(_ source: Source, budget: CacheBudget) throws(Source.Failure) {
         self.budget = budget
+        let (width, height, frameCount) = (source.width, source.height, source.count)
         guard frameCount > 0 else { return }
-        let (firstPixels, firstDelay) = frameAt(0)
+        let firstFrame = try source.frame(at: 0)
+        let (firstPixels, firstDelay) = (firstFrame.pixels, firstFrame.delayMilliseconds)
         // The frame before, in a buffer of its own that each change is pasted
         // into: holding on to the caller's pixels would make a caller that
         // draws the next frame over them copy them first, every frame.
@@ -53,9 +51,10 @@ struct AnimationSurvey {
         first = previous
         var keeping = true
         for index in 1 ..< frameCount {
-            let (pixels, delay) = frameAt(index)
-            let frame = RGBACanvas(width: width, height: height, pixels: pixels)
-            let hint = changedBoxAt(index).map { PixelRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+            let input = try source.frame(at: index)
+            let delay = input.delayMilliseconds
+            let frame = RGBACanvas(width: width, height: height, pixels: input.pixels)
+            let hint = source.changedBox(at: index)
             let change = PixelRect.changed(from: previous.pixels, to: frame.pixels, width: width, within: hint ?? previous.bounds)
             if change.isEmpty {
                 frames[frames.count - 1].milliseconds += Self.clamped(delay)

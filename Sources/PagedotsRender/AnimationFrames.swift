@@ -1,8 +1,9 @@
 import PagedotsCore
+import PagedotsPixels
 
 /// The frames of an animated spec's timeline as pixels, drawn when an
 /// encoder asks for them: what `ImageMaker` hands the GIF and APNG encoders
-/// as `frameAt` (docs/gif.md, "Drawing the frames").
+/// (docs/gif.md, "Drawing the frames").
 ///
 /// A frame is drawn over the frame before it, repainting only where their
 /// drawings differ (or copying a region drawn before in the same way
@@ -10,7 +11,7 @@ import PagedotsCore
 /// the way; asked for an earlier one (an encoder's next pass), it starts
 /// again from the first. So a frame's pixels are the same whatever the
 /// encoder asked before: the passes of one encoding see the same frames.
-public final class AnimationFrames {
+public final class AnimationFrames: FrameSource {
     /// The canvas, in pixels.
     public let width: Int
     public let height: Int
@@ -22,7 +23,7 @@ public final class AnimationFrames {
     private let renderer: RasterRenderer
     /// The last frame drawn (the encoder's next question is most often
     /// about the next one) and the box of pixels that differ from the frame before it.
-    private var last: (index: Int, image: RGBAImage, box: (x: Int, y: Int, width: Int, height: Int))
+    private var last: (index: Int, image: RGBAImage, box: PixelRect)
     /// The pixels of the frame before the last, which the encoder has most
     /// likely let go of by now: the next frame is drawn into them, after the
     /// last frame's box is copied over, rather than into a copy of the last
@@ -38,7 +39,7 @@ public final class AnimationFrames {
         self.renderer = renderer
         // The first frame always has its drawing.
         let first = renderer.renderInRegions(frames[0].drawing ?? timeline.drawing(of: frames[0].frame), scale: scale)
-        last = (0, first, (0, 0, first.width, first.height))
+        last = (0, first, PixelRect(x: 0, y: 0, width: first.width, height: first.height))
         width = first.width
         height = first.height
     }
@@ -53,10 +54,10 @@ public final class AnimationFrames {
 
     /// Frame `index`'s straight RGBA pixels (`width × height × 4` bytes)
     /// and how long it shows, in milliseconds.
-    public func frame(at index: Int) -> (pixels: [UInt8], delayMilliseconds: Int) {
+    public func frame(at index: Int) -> RGBAFrame {
         if index < last.index {
             let first = renderer.renderInRegions(drawing(at: 0), scale: scale)
-            last = (0, first, (0, 0, first.width, first.height))
+            last = (0, first, PixelRect(x: 0, y: 0, width: first.width, height: first.height))
             spare = nil
         }
         while last.index < index {
@@ -77,16 +78,17 @@ public final class AnimationFrames {
             spare = (last.index, before)
             last.index += 1
             let next = frames[last.index]
-            last.box = renderer.render(drawing(at: last.index), scale: scale, over: &last.image, changed: next.changed)
+            let box = renderer.render(drawing(at: last.index), scale: scale, over: &last.image, changed: next.changed)
+            last.box = PixelRect(x: box.x, y: box.y, width: box.width, height: box.height)
         }
-        return (last.image.pixels, frames[index].frame.delay)
+        return RGBAFrame(pixels: last.image.pixels, delayMilliseconds: frames[index].frame.delay)
     }
 
     /// A box of pixels outside which frame `index`'s pixels are frame
     /// `index − 1`'s, as `frame(at: index)` has just given them (the box it
     /// repainted): a hint for an encoder that compares the two. Nil for the
     /// first frame, or when `frame(at: index)` was not the last frame asked for.
-    public func changedBox(at index: Int) -> (x: Int, y: Int, width: Int, height: Int)? {
+    public func changedBox(at index: Int) -> PixelRect? {
         index > 0 && index == last.index ? last.box : nil
     }
 }

@@ -3,19 +3,19 @@ import PagedotsCore
 import PagedotsPixels
 
 /// Where a carousel's pictures come from: each decoded only when a frame
-/// needs it (docs/carousel.md, "Drawing").
-public struct CarouselPictures {
+/// needs it (docs/carousel.md, "Drawing"), or refused with a `Failure`.
+public struct CarouselPictures<Failure: Error> {
     /// Each slide's size as its header gives it.
     public var slideSizes: [(width: Int, height: Int)]
     /// Slide `index`'s pixels, decoded at least `minimum` in size where its
     /// format can be decoded smaller (a JPEG); throws when it cannot be read.
-    public var slide: (_ index: Int, _ minimum: (width: Int, height: Int)) throws -> RGBAImage
+    public var slide: (_ index: Int, _ minimum: (width: Int, height: Int)) throws(Failure) -> RGBAImage
     /// Frame `index` of a carousel GIF made elsewhere, as browsers show it.
-    public var sourceFrame: (_ index: Int) throws -> RGBAImage
+    public var sourceFrame: (_ index: Int) throws(Failure) -> RGBAImage
 
     public init(
-        slideSizes: [(width: Int, height: Int)], slide: @escaping (Int, (width: Int, height: Int)) throws -> RGBAImage,
-        sourceFrame: @escaping (Int) throws -> RGBAImage
+        slideSizes: [(width: Int, height: Int)], slide: @escaping (Int, (width: Int, height: Int)) throws(Failure) -> RGBAImage,
+        sourceFrame: @escaping (Int) throws(Failure) -> RGBAImage
     ) {
         self.slideSizes = slideSizes
         self.slide = slide
@@ -32,20 +32,17 @@ public struct CarouselPictures {
 /// composed only inside the indicator's box, which is then its changed box.
 /// The canvas holds the frame composed last; each frame's pixels are read
 /// from it whole into an array of the caller's, so that no copy of a frame
-/// is kept between frames (a carousel at the limits is 9 MiB a frame).
-public final class CarouselFrames {
+/// is kept between frames (a carousel at the limits is 9 MiB a frame). A
+/// picture that cannot be read fails the frame that first needs it.
+public final class CarouselFrames<Failure: Error>: FrameSource {
     public let width: Int
     public let height: Int
     public let frames: [(frame: CarouselFrame, indicatorChanged: Bool)]
-    /// The first picture that could not be read, if any: the frames drawn
-    /// after it show a transparent picture in its place, so the caller
-    /// must refuse the carousel.
-    public private(set) var failure: (any Error)?
 
     private let spec: CarouselSpec
     private let layout: CarouselLayout
     private let renderer: RasterRenderer
-    private let pictures: CarouselPictures
+    private let pictures: CarouselPictures<Failure>
     private let surface: OpaquePointer
     private let context: OpaquePointer
     /// The scaled slides (or the carousel GIF's frame) held, the latest last: at most two.
@@ -54,7 +51,7 @@ public final class CarouselFrames {
     private var last: (index: Int, box: PixelRect)?
 
     /// The frames of a validated carousel laid out by `layout`.
-    public init(spec: CarouselSpec, layout: CarouselLayout, renderer: RasterRenderer, pictures: CarouselPictures) {
+    public init(spec: CarouselSpec, layout: CarouselLayout, renderer: RasterRenderer, pictures: CarouselPictures<Failure>) {
         self.spec = spec
         self.layout = layout
         self.renderer = renderer
@@ -74,14 +71,17 @@ public final class CarouselFrames {
 
     public var count: Int { frames.count }
 
-    /// Frame `index`'s straight RGBA pixels (`width × height × 4` bytes) and how long it shows.
-    public func frame(at index: Int) -> (pixels: [UInt8], delayMilliseconds: Int) {
+    /// Frame `index`'s straight RGBA pixels (`width × height × 4` bytes) and
+    /// how long it shows; throws when a picture it shows cannot be read.
+    public func frame(at index: Int) throws(Failure) -> RGBAFrame {
         var box = PixelRect(x: 0, y: 0, width: width, height: height)
         if let last, last.index == index - 1, frames[index].frame.slides == frames[last.index].frame.slides {
             box = frames[index].indicatorChanged ? layout.indicator : .empty
         }
+        // Forgotten first: a failure leaves the canvas half composed.
+        last = nil
         if !box.isEmpty {
-            compose(frames[index].frame, inside: box)
+            try compose(frames[index].frame, inside: box)
             cairo_surface_flush(surface)
         }
         let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { output, initialized in
@@ -91,7 +91,7 @@ public final class CarouselFrames {
             initialized = output.count
         }
         last = (index, box)
-        return (pixels, frames[index].frame.delay)
+        return RGBAFrame(pixels: pixels, delayMilliseconds: frames[index].frame.delay)
     }
 
     /// The opaque colours that cover most of the indicator's box (its band
@@ -99,9 +99,9 @@ public final class CarouselFrames {
     /// 64 pixels, at most `limit` (a photograph under the indicator gives
     /// few such colours; each one kept costs its palettes an entry): the flat colours of the band and the
     /// dots, for the GIF encoder to keep exact (`QuantizerSettings.keeping`).
-    /// Asks for frame 0 (ask again from frame 0 after).
-    public func indicatorColors(atMost limit: Int) -> [UInt32] {
-        let pixels = frame(at: 0).pixels
+    /// Asks for frame 0 (ask again from frame 0 after); throws when its slide cannot be read.
+    public func indicatorColors(atMost limit: Int) throws(Failure) -> [UInt32] {
+        let pixels = try frame(at: 0).pixels
         var counts: [UInt32: Int] = [:]
         for box in [layout.indicator, layout.band ?? .empty] where !box.isEmpty {
             for y in box.y..<box.maxY {
@@ -116,13 +116,13 @@ public final class CarouselFrames {
 
     /// A box outside which frame `index` equals frame `index − 1`, when
     /// `frame(at: index)` was the last frame asked for (nil otherwise, and for the first).
-    public func changedBox(at index: Int) -> (x: Int, y: Int, width: Int, height: Int)? {
+    public func changedBox(at index: Int) -> PixelRect? {
         guard index > 0, let last, last.index == index else { return nil }
-        return (last.box.x, last.box.y, last.box.width, last.box.height)
+        return last.box
     }
 
     /// Paints `frame` on the canvas inside `box`.
-    private func compose(_ frame: CarouselFrame, inside box: PixelRect) {
+    private func compose(_ frame: CarouselFrame, inside box: PixelRect) throws(Failure) {
         cairo_save(context)
         defer { cairo_restore(context) }
         cairo_rectangle(context, Double(box.x), Double(box.y), Double(box.width), Double(box.height))
@@ -135,7 +135,7 @@ public final class CarouselFrames {
             let indicator = spec.indicator
             fill(band, with: indicator.background.alpha > 0 ? indicator.background : indicator.matte)
         }
-        paintSlides(frame.slides)
+        try paintSlides(frame.slides)
         if spec.composition.place == .over, spec.composition.backdrop.alpha > 0 {
             let capsule = layout.indicator
             let radius = Double(min(capsule.width, capsule.height)) / 2
@@ -158,7 +158,7 @@ public final class CarouselFrames {
     }
 
     /// Paints what `view` shows of the slides into the slides' box.
-    private func paintSlides(_ view: SlideView) {
+    private func paintSlides(_ view: SlideView) throws(Failure) {
         let area = layout.slides
         cairo_save(context)
         defer { cairo_restore(context) }
@@ -166,10 +166,10 @@ public final class CarouselFrames {
         cairo_clip(context)
         switch view {
         case .slide, .sourceFrame:
-            paint(picture(view), at: (0, 0))
+            paint(try picture(view), at: (0, 0))
         case .change(let from, let to, let progress):
-            let leaving = picture(.slide(from))
-            let coming = picture(.slide(to))
+            let leaving = try picture(.slide(from))
+            let coming = try picture(.slide(to))
             if spec.composition.change == .push {
                 let direction = spec.indicator.direction
                 let extent = direction.isVertical ? area.height : area.width
@@ -187,37 +187,29 @@ public final class CarouselFrames {
     }
 
     /// Paints a slide-sized picture with its corner `offset` from the slides' box's.
-    private func paint(_ picture: OpaquePointer?, at offset: (Int, Int), alpha: Double = 1) {
-        guard let picture else { return }
+    private func paint(_ picture: OpaquePointer, at offset: (Int, Int), alpha: Double = 1) {
         cairo_set_source_surface(context, picture, Double(layout.slides.x + offset.0), Double(layout.slides.y + offset.1))
         if alpha < 1 { cairo_paint_with_alpha(context, alpha) } else { cairo_paint(context) }
     }
 
     /// The slide (or source frame) `view` shows, scaled to the slides' box:
     /// held, or decoded and scaled now, the oldest held let go of first
-    /// (a change asks for the slide leaving, then the one coming); nil
-    /// when it cannot be read (`failure` says why). Only the decoded
-    /// picture's surface is kept while it is scaled, not its pixels too.
-    private func picture(_ view: SlideView) -> OpaquePointer? {
+    /// (a change asks for the slide leaving, then the one coming); throws
+    /// when it cannot be read. Only the decoded picture's surface is kept
+    /// while it is scaled, not its pixels too.
+    private func picture(_ view: SlideView) throws(Failure) -> OpaquePointer {
         if let found = held.first(where: { $0.view == view }) { return found.surface }
         if held.count == 2 { cairo_surface_destroy(held.removeFirst().surface) }
-        let source: (surface: OpaquePointer, width: Int, height: Int)
-        do {
-            let image: RGBAImage
-            switch view {
-            case .slide(let index):
-                image = try pictures.slide(index, minimumSize(of: pictures.slideSizes[index]))
-            case .sourceFrame(let index):
-                image = try pictures.sourceFrame(index)
-            case .change:
-                preconditionFailure("a change shows two pictures, each asked for as a slide")
-            }
-            source = (Self.premultipliedSurface(of: image), image.width, image.height)
-        } catch {
-            failure = failure ?? error
-            return nil
+        let image: RGBAImage
+        switch view {
+        case .slide(let index):
+            image = try pictures.slide(index, minimumSize(of: pictures.slideSizes[index]))
+        case .sourceFrame(let index):
+            image = try pictures.sourceFrame(index)
+        case .change:
+            preconditionFailure("a change shows two pictures, each asked for as a slide")
         }
-        let scaled = scaledToSlides(source)
+        let scaled = scaledToSlides((Self.premultipliedSurface(of: image), image.width, image.height))
         held.append((view, scaled))
         return scaled
     }

@@ -10,8 +10,8 @@ func animationFrames(of spec: IndicatorSpec, renderer: RasterRenderer) -> [(imag
     defer { renderer.budget.reset() }
     let frames = AnimationFrames(spec: spec, renderer: renderer)
     return frames.frames.indices.map { index in
-        let (pixels, delay) = frames.frame(at: index)
-        return (RGBAImage(width: frames.width, height: frames.height, pixels: pixels), delay, frames.frames[index].frame.moment)
+        let frame = frames.frame(at: index)
+        return (RGBAImage(width: frames.width, height: frames.height, pixels: frame.pixels), frame.delayMilliseconds, frames.frames[index].frame.moment)
     }
 }
 

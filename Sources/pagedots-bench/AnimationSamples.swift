@@ -1,6 +1,7 @@
 import PagedotsCore
 import PagedotsGIF
 import PagedotsPNG
+import PagedotsPixels
 import PagedotsRender
 import PagedotsService
 
@@ -33,19 +34,16 @@ func benchmarkAnimationSamples(urls: [Substring], outputDirectory: String, stopw
         var times = Array(repeating: "-", count: 5)
         if let stopwatch {
             let matte = (red: gif.matte.red, green: gif.matte.green, blue: gif.matte.blue)
+            let held = FrameList(width: width, height: height, count: frames.count) { (frames[$0].image.pixels, frames[$0].delay) }
             times = [
                 stopwatch.microsecondsPerCall { maker.makeImage(for: still).bytes.count },
                 stopwatch.microsecondsPerCall { maker.makeImage(for: gif).bytes.count },
                 stopwatch.microsecondsPerCall { maker.makeImage(for: apng).bytes.count },
                 stopwatch.microsecondsPerCall {
-                    gifEncoder.encode(width: width, height: height, plays: gif.loop, matte: matte, frameCount: frames.count) {
-                        (frames[$0].image.pixels, frames[$0].delay)
-                    }.count
+                    gifEncoder.encode(held, plays: gif.loop, matte: matte).count
                 },
                 stopwatch.microsecondsPerCall {
-                    apngEncoder.encode(width: width, height: height, plays: apng.loop, frameCount: frames.count) {
-                        (frames[$0].image.pixels, frames[$0].delay)
-                    }.count
+                    apngEncoder.encode(held, plays: apng.loop).count
                 },
             ].map { format($0) }
         }

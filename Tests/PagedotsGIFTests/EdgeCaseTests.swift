@@ -1,4 +1,5 @@
 @testable import PagedotsGIF
+import PagedotsPixels
 import Testing
 import TestSupport
 
@@ -6,7 +7,7 @@ import TestSupport
 struct EdgeCaseTests {
     @Test("no frames give one transparent frame")
     func noFrames() throws {
-        let gif = GIFEncoder().encode(width: 7, height: 3, plays: 0, matte: (255, 255, 255), frameCount: 0) { _ in ([], 0) }
+        let gif = GIFEncoder().encode(FrameList(width: 7, height: 3, count: 0) { _ in ([], 0) }, plays: 0, matte: (255, 255, 255))
         let read = try GIFReader(gif)
         #expect(read.width == 7 && read.height == 3)
         #expect(read.frames.count == 1)

@@ -11,10 +11,10 @@ struct PassTests {
     }
 
     func encode(_ animation: TestAnimation, encoder: GIFEncoder, requests: Requests) -> [UInt8] {
-        encoder.encode(width: animation.width, height: animation.height, plays: 0, matte: (255, 255, 255), frameCount: animation.frames.count) {
+        encoder.encode(FrameList(width: animation.width, height: animation.height, count: animation.frames.count) {
             requests.indices.append($0)
             return animation.frames[$0]
-        }
+        }, plays: 0, matte: (255, 255, 255))
     }
 
     @Test("small changes: one pass; past the memory limit: two, each in order, the same file")
@@ -73,21 +73,23 @@ struct PassTests {
         animation.frames.insert(hidden, at: 6)
         let (width, height) = (animation.width, animation.height)
         let asked = Requests()
-        func box(_ index: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+        func box(_ index: Int) -> PixelRect {
             asked.indices.append(index)
             let exact = Self.changedBox(from: animation.frames[index - 1].pixels, to: animation.frames[index].pixels, width: width)
             switch kind {
             case "exact": return exact
-            case "loose": return (exact.x - 3, exact.y - 2, exact.width + 5, exact.height + 40)
-            default: return (0, 0, width, height)
+            case "loose": return PixelRect(x: exact.x - 3, y: exact.y - 2, width: exact.width + 5, height: exact.height + 40)
+            default: return PixelRect(x: 0, y: 0, width: width, height: height)
             }
         }
         let encoder = GIFEncoder()
         if twoPasses {
             encoder.storedPixelLimit = { _ in 0 }
         }
-        let hinted = encoder.encode(width: width, height: height, plays: 0, matte: (255, 255, 255), frameCount: animation.frames.count,
-                                    frameAt: { animation.frames[$0] }, changedBoxAt: box)
+        let hinted = encoder.encode(
+            FrameList(width: width, height: height, count: animation.frames.count, frameAt: { animation.frames[$0] }, changedBoxAt: box),
+            plays: 0, matte: (255, 255, 255)
+        )
         #expect(hinted == animation.encode())
         let later = Array(animation.frames.indices.dropFirst())
         #expect(asked.indices == (twoPasses ? later + later : later), "asked for every frame but the first, in order")
@@ -125,17 +127,18 @@ struct PassTests {
         // The encoder gives the same file with and without replays.
         func encode(rememberedPixelLimit: Int) -> [UInt8] {
             let encoder = GIFEncoder(budget: CacheBudget(allowances: [.patches: 4 * rememberedPixelLimit, .steps: 4 * rememberedPixelLimit]))
-            return encoder.encode(width: animation.width, height: animation.height, plays: 0, matte: (255, 255, 255),
-                                  frameCount: animation.frames.count, frameAt: { animation.frames[$0] },
-                                  changedBoxAt: { Self.changedBox(from: animation.frames[$0 - 1].pixels, to: animation.frames[$0].pixels, width: animation.width) })
+            let frames = FrameList(
+                width: animation.width, height: animation.height, count: animation.frames.count, frameAt: { animation.frames[$0] },
+                changedBoxAt: { Self.changedBox(from: animation.frames[$0 - 1].pixels, to: animation.frames[$0].pixels, width: animation.width) }
+            )
+            return encoder.encode(frames, plays: 0, matte: (255, 255, 255))
         }
         #expect(encode(rememberedPixelLimit: 1 << 16) == encode(rememberedPixelLimit: 0))
     }
 
     /// The smallest box holding the pixels whose bytes differ (`PixelRect.changed`), of no area when none do.
-    static func changedBox(from old: [UInt8], to new: [UInt8], width: Int) -> (x: Int, y: Int, width: Int, height: Int) {
-        let rect = PixelRect.changed(from: old, to: new, width: width, within: PixelRect(x: 0, y: 0, width: width, height: new.count / 4 / width))
-        return (rect.x, rect.y, rect.width, rect.height)
+    static func changedBox(from old: [UInt8], to new: [UInt8], width: Int) -> PixelRect {
+        PixelRect.changed(from: old, to: new, width: width, within: PixelRect(x: 0, y: 0, width: width, height: new.count / 4 / width))
     }
 
     @Test("an encoder reused, and a new one, write the same bytes")

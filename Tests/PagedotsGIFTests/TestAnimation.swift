@@ -1,4 +1,5 @@
 @testable import PagedotsGIF
+import PagedotsPixels
 import TestSupport
 
 /// Frames to encode, as straight RGBA bytes with delays, and generators of
@@ -27,7 +28,7 @@ struct TestAnimation {
 
     /// Encodes with `encoder`.
     func encode(plays: Int = 0, matte: Matte = (255, 255, 255), encoder: GIFEncoder = GIFEncoder()) -> [UInt8] {
-        encoder.encode(width: width, height: height, plays: plays, matte: matte, frameCount: frames.count) { frames[$0] }
+        encoder.encode(FrameList(width: width, height: height, count: frames.count) { frames[$0] }, plays: plays, matte: matte)
     }
 
     /// The frames as a browser should show them (see `ExpectedPlayback`).

@@ -150,24 +150,26 @@ struct APNGEncoderTests {
         for animation in animations {
             let plain = animation.encode()
             // The tight box of the bytes that differ from the frame before.
-            let exact = animation.frames.indices.map { index -> (x: Int, y: Int, width: Int, height: Int)? in
+            let exact = animation.frames.indices.map { index -> PixelRect? in
                 guard index > 0 else { return nil }
                 let canvas = PixelRect(x: 0, y: 0, width: animation.width, height: animation.height)
                 // An unchanged frame's box is empty.
-                let box = PixelRect.changed(from: animation.frames[index - 1], to: animation.frames[index], width: animation.width, within: canvas)
-                return (box.x, box.y, box.width, box.height)
+                return PixelRect.changed(from: animation.frames[index - 1], to: animation.frames[index], width: animation.width, within: canvas)
             }
-            let hints: [(Int) -> (x: Int, y: Int, width: Int, height: Int)?] = [
+            let hints: [(Int) -> PixelRect?] = [
                 { exact[$0] },
-                { index in exact[index].map { ($0.x - 1, $0.y - 2, $0.width + 3, $0.height + 5) } },
-                { _ in (-5, -5, animation.width + 10, animation.height + 10) },
-                { _ in (0, 0, animation.width, animation.height) },
+                { index in exact[index].map { PixelRect(x: $0.x - 1, y: $0.y - 2, width: $0.width + 3, height: $0.height + 5) } },
+                { _ in PixelRect(x: -5, y: -5, width: animation.width + 10, height: animation.height + 10) },
+                { _ in PixelRect(x: 0, y: 0, width: animation.width, height: animation.height) },
                 { _ in nil },
             ]
             for hint in hints {
                 let file = APNGEncoder().encode(
-                    width: animation.width, height: animation.height, plays: 0, frameCount: animation.frames.count,
-                    frameAt: { (animation.frames[$0], animation.delays[$0]) }, changedBoxAt: hint
+                    FrameList(
+                        width: animation.width, height: animation.height, count: animation.frames.count,
+                        frameAt: { (animation.frames[$0], animation.delays[$0]) }, changedBoxAt: hint
+                    ),
+                    plays: 0
                 )
                 #expect(file == plain)
             }
@@ -177,7 +179,7 @@ struct APNGEncoderTests {
     @Test("no frames: a still PNG of a fully transparent canvas")
     func noFrames() throws {
         for frameCount in [0, -3] {
-            let file = APNGEncoder().encode(width: 7, height: 3, plays: 0, frameCount: frameCount) { _ in ([], 20) }
+            let file = APNGEncoder().encode(FrameList(width: 7, height: 3, count: frameCount) { _ in ([], 20) }, plays: 0)
             let decoded = try PNGDecoder.decode(file)
             #expect(!decoded.chunkTypes.contains("acTL"))
             #expect(decoded.rgba == [UInt8](repeating: 0, count: 7 * 3 * 4))
@@ -204,10 +206,10 @@ struct APNGEncoderTests {
         let animation = TestAnimation.movingDot(count: 4, diameter: 8, steps: 3)
         var calls: [Int] = []
         let encoder = APNGEncoder(budget: CacheBudget(allowances: [.images: 600]))
-        let file = encoder.encode(width: animation.width, height: animation.height, plays: 0, frameCount: animation.frames.count) { index in
+        let file = encoder.encode(FrameList(width: animation.width, height: animation.height, count: animation.frames.count) { index in
             calls.append(index)
             return (animation.frames[index], animation.delays[index])
-        }
+        }, plays: 0)
         let count = animation.frames.count
         let changing = (1 ..< count).filter { animation.frames[$0] != animation.frames[$0 - 1] }
         #expect(calls == Array(0 ..< count) + changing)

@@ -1,4 +1,5 @@
 import PagedotsPNG
+import PagedotsPixels
 import Testing
 import TestSupport
 
@@ -65,7 +66,7 @@ struct TestAnimation {
     }
 
     func encode(plays: Int = 0, encoder: APNGEncoder = APNGEncoder()) -> [UInt8] {
-        encoder.encode(width: width, height: height, plays: plays, frameCount: frames.count) { (frames[$0], delays[$0]) }
+        encoder.encode(FrameList(width: width, height: height, count: frames.count) { (frames[$0], delays[$0]) }, plays: plays)
     }
 
     /// The frames as a viewer shows them: runs of equal frames are one, shown as long as the run.

@@ -1,6 +1,7 @@
 import Foundation
 import PagedotsGIF
 import PagedotsPNG
+import PagedotsPixels
 import Testing
 import TestSupport
 
@@ -191,8 +192,8 @@ struct CarouselDrawingIntegrationTests {
         let colors: [[UInt8]] = [[255, 0, 0], [0, 255, 0], [0, 0, 255]]
         let delays = [500, 700, 300]
         let source = GIFEncoder().encode(
-            width: 200, height: 100, plays: 3, matte: (255, 255, 255), frameCount: 3,
-            frameAt: { index in ((0..<(200 * 100)).flatMap { _ in colors[index] + [255] }, delays[index]) }
+            FrameList(width: 200, height: 100, count: 3) { index in ((0..<(200 * 100)).flatMap { _ in colors[index] + [255] }, delays[index]) },
+            plays: 3, matte: (255, 255, 255)
         )
         let body = MultipartBody([MultipartBody.Part(name: "carousel", filename: "c.gif", content: source)])
         let (response, decoded) = try Self.carousel("/carousel.gif?pages=3&style=pill&size=4&spacing=4&padding=2", body: body)

@@ -8,8 +8,8 @@ struct CarouselFileTests {
     /// Bytes written in pieces of different sizes, as the GIF encoder hands them on.
     let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
 
-    func written() -> CarouselFile {
-        let file = CarouselFile(contentType: "image/gif")
+    func written(spool: Int32? = openTemporaryFile(prefix: "pagedots-test")) -> CarouselFile {
+        let file = CarouselFile(contentType: "image/gif", spool: spool)
         var offset = 0
         for size in [13, 4096, 100_000, 1, 65_536] + Array(repeating: 50_000, count: 3) where offset < bytes.count {
             let end = min(offset + size, bytes.count)
@@ -45,5 +45,38 @@ struct CarouselFileTests {
         var copied = [UInt8](repeating: 0, count: bytes.count + 1)
         let count = copied.withUnsafeMutableBytes { pread(output, $0.baseAddress, $0.count, 0) }
         #expect(Array(copied[..<max(count, 0)]) == bytes)
+    }
+
+    /// The bytes `response` sends, and its ETag.
+    func sent(_ file: CarouselFile) throws -> (body: [UInt8], head: String) {
+        let prepared = PreparedResponse(try file.response(headers: [HTTPHeaderField("Content-Type", file.contentType)], label: 7))
+        return (prepared.sentBody, String(decoding: prepared.head, as: UTF8.self))
+    }
+
+    @Test("Without a temporary file, or when writing to it fails at once (a full disk), the bytes are held in memory: the same answer")
+    func memory() throws {
+        let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
+        try #require(full >= 0)
+        for spool in [nil, full] {
+            let file = written(spool: spool)
+            let (body, head) = try sent(file)
+            #expect(body == bytes)
+            #expect(head.contains("\r\nETag: \(Digest.entityTag(of: bytes))\r\n"))
+            #expect(PreparedResponse(try file.response(headers: [], label: 7)).bodyFile == nil, "held in memory")
+        }
+    }
+
+    @Test("A temporary file that fails part way and cannot be read back loses the bytes: 503, never a wrong answer")
+    func lost() throws {
+        // A pipe takes its buffer's worth, then refuses (non-blocking), and cannot be read back with pread.
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
+        let file = written(spool: ends[1])
+        #expect(throws: ServiceError.self) { try file.response(headers: [], label: 7) }
+        let output = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { close(output) }
+        #expect(!file.copy(to: output))
     }
 }

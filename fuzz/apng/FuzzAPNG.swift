@@ -10,6 +10,8 @@
 // merged, their delays added), with the delays and play count asked for,
 // and that the default image is the first frame.
 
+import PagedotsPixels
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAPNG(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var input = FuzzInput(UnsafeBufferPointer(start: data, count: size))
@@ -43,7 +45,7 @@ public func fuzzAPNG(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         }
         frames.append((pixels, milliseconds))
     }
-    let file = APNGEncoder().encode(width: width, height: height, plays: plays, frameCount: frames.count) { frames[$0] }
+    let file = APNGEncoder().encode(FrameList(width: width, height: height, count: frames.count) { frames[$0] }, plays: plays)
     guard !frames.isEmpty else {
         let still = try? PNGDecoder.decode(file)
         precondition(still?.rgba == [UInt8](repeating: 0, count: width * height * 4), "no frames: not a transparent still")
@@ -79,7 +81,7 @@ public func fuzzAPNG(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         precondition(got.pixels == want.pixels, "frame \(number) composites to other pixels")
         precondition(got.milliseconds == Double(want.milliseconds), "frame \(number) shows \(got.milliseconds) ms, expected \(want.milliseconds)")
     }
-    let again = APNGEncoder().encode(width: width, height: height, plays: plays, frameCount: frames.count) { frames[$0] }
+    let again = APNGEncoder().encode(FrameList(width: width, height: height, count: frames.count) { frames[$0] }, plays: plays)
     precondition(again == file, "the same frames gave other bytes")
     return 0
 }

@@ -12,6 +12,8 @@
 // quantised, and what it leaves on screen stays approximate until redrawn:
 // from it on, only transparency must be exact.
 
+import PagedotsPixels
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzGIF(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var input = FuzzInput(UnsafeBufferPointer(start: data, count: size))
@@ -44,7 +46,7 @@ public func fuzzGIF(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         frames.append((pixels, (2 + input.next() % 50) * 10))
     }
 
-    let gif = GIFEncoder().encode(width: width, height: height, plays: plays, matte: matte, frameCount: frames.count) { frames[$0] }
+    let gif = GIFEncoder().encode(FrameList(width: width, height: height, count: frames.count) { frames[$0] }, plays: plays, matte: matte)
     let read: GIFReader
     do {
         read = try GIFReader(gif)

@@ -21,9 +21,11 @@ final class CarouselFile {
     /// The temporary file failed and its bytes could not be read back.
     private var lost = false
 
-    init(contentType: String) {
+    /// A file for bytes of `contentType`, written to `spool` (a new
+    /// temporary file by default; nil holds them in memory from the start).
+    init(contentType: String, spool: Int32? = openTemporaryFile(prefix: "pagedots-carousel")) {
         self.contentType = contentType
-        descriptor = openTemporaryFile(prefix: "pagedots-carousel")
+        descriptor = spool
     }
 
     deinit {

@@ -52,7 +52,7 @@ struct CarouselRoute: Sendable {
             let boundary = try MultipartBoundary(contentType: request.header("Content-Type") ?? "")
             return Head(format: format, options: options, boundary: boundary)
         } catch {
-            throw .upload(CarouselUploadError(error))
+            throw .carouselInput(CarouselInputError(error))
         }
     }
 
@@ -76,7 +76,7 @@ struct CarouselRoute: Sendable {
             return responder.send(error.response(route: .carousel))
         }
         guard let body, body.count > 0 else {
-            return responder.send(ServiceError.upload(CarouselUploadError(CarouselUploadError.wrongParts("no body"))).response(route: .carousel))
+            return responder.send(ServiceError.carouselInput(CarouselInputError(CarouselInputError.wrongParts("no body"))).response(route: .carousel))
         }
         // Reading the parts scans the whole body and decoding takes longer:
         // an animation thread's work. It takes the body from the parcel, so
@@ -96,16 +96,16 @@ struct CarouselRoute: Sendable {
 
     /// The carousel `request` asks for, drawn by `maker`, or the refusal.
     private func answer(_ request: HTTPRequest, parcel: BodyParcel, head: Head, maker: ImageMaker) throws(ServiceError) -> HTTPResponse {
-        var upload: CarouselUpload
-        do throws(CarouselUploadError) {
-            upload = try CarouselUpload(body: parcel.take(), boundary: head.boundary)
+        var input: CarouselInput
+        do throws(CarouselInputError) {
+            input = try CarouselInput(body: parcel.take(), boundary: head.boundary)
         } catch {
-            throw .upload(error)
+            throw .carouselInput(error)
         }
         let now = clock()
         let admitted = try gate.admit(Substring(request.query), suffixSets: head.options.parameters, now: now)
         let parsed = try CarouselDrawing.request(
-            for: upload, parameters: admitted.parameters, options: head.options, calendar: CalendarContext(now: now, zones: zones)
+            for: input, parameters: admitted.parameters, options: head.options, calendar: CalendarContext(now: now, zones: zones)
         )
         let tokens = FairUseCost.tokens(width: parsed.layout.width, height: parsed.layout.height, frames: parsed.frameCount)
         if let seconds = takeTokens(request, tokens) {
@@ -113,9 +113,9 @@ struct CarouselRoute: Sendable {
             throw .tooManyNewImages(retryAfter: seconds)
         }
         // The slides are decoded one at a time from a temporary file: the body's memory goes.
-        upload = upload.spooled()
+        input = input.spooled()
         let start = monotonicSeconds()
-        let file = try CarouselDrawing.draw(parsed, upload: upload, maker: maker)
+        let file = try CarouselDrawing.draw(parsed, input: input, maker: maker)
         metrics.recordRender(seconds: monotonicSeconds() - start)
         return try Self.response(file, ignored: parsed.ignoredParameters)
     }

@@ -56,11 +56,11 @@ enum CarouselCommand {
                 throw .badParameter(error)
             }
             guard let options = pathOptions else { return PagedotsCommand.fail("not a carousel path: \(path)") }
-            let upload: CarouselUpload
-            do throws(CarouselUploadError) {
-                upload = try CarouselUpload(files: read)
+            let input: CarouselInput
+            do throws(CarouselInputError) {
+                input = try CarouselInput(files: read)
             } catch {
-                throw .upload(error)
+                throw .carouselInput(error)
             }
             let gate = QueryGate(
                 signer: nil, presets: PresetStore(configuration.presets, file: nil, zones: configuration.zones), onlyPresets: false
@@ -68,12 +68,12 @@ enum CarouselCommand {
             let now = configuration.clock()
             let parameters = try gate.admit(query, suffixSets: options.parameters, now: now).parameters
             let request = try CarouselDrawing.request(
-                for: upload, parameters: parameters, options: options, calendar: CalendarContext(now: now, zones: configuration.zones)
+                for: input, parameters: parameters, options: options, calendar: CalendarContext(now: now, zones: configuration.zones)
             )
             if !request.ignoredParameters.isEmpty {
                 writeError("pagedots: ignored parameters: \(request.ignoredParameters.joined(separator: ", "))\n")
             }
-            image = try CarouselDrawing.draw(request, upload: upload, maker: ImageMaker())
+            image = try CarouselDrawing.draw(request, input: input, maker: ImageMaker())
         } catch {
             return PagedotsCommand.fail(error.message)
         }

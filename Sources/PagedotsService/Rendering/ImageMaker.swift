@@ -45,37 +45,18 @@ public final class ImageMaker {
             let image = renderer.render(IndicatorLayout.drawing(for: spec), scale: spec.scale)
             bytes = encoder.encode(rgba: image.pixels, width: image.width, height: image.height)
         case .gif:
+            // The frames are drawn when the encoder asks for them (again on a
+            // later pass, rather than held), each over the one before
+            // (docs/gif.md, "Drawing the frames"). What the animation
+            // repeats is its own: its caches are emptied after it.
+            defer { budget.reset() }
             let matte = (red: spec.matte.red, green: spec.matte.green, blue: spec.matte.blue)
-            bytes = animation(for: spec) { width, height, frameCount, frameAt, changedBoxAt in
-                gifEncoder.encode(
-                    width: width, height: height, plays: spec.loop, matte: matte, frameCount: frameCount, frameAt: frameAt, changedBoxAt: changedBoxAt
-                )
-            }
+            bytes = gifEncoder.encode(AnimationFrames(spec: spec, renderer: renderer), plays: spec.loop, matte: matte)
         case .apng:
-            bytes = animation(for: spec) { width, height, frameCount, frameAt, changedBoxAt in
-                apngEncoder.encode(width: width, height: height, plays: spec.loop, frameCount: frameCount, frameAt: frameAt, changedBoxAt: changedBoxAt)
-            }
+            defer { budget.reset() }
+            bytes = apngEncoder.encode(AnimationFrames(spec: spec, renderer: renderer), plays: spec.loop)
         }
         return EncodedImage(bytes: bytes, contentType: spec.format.mediaType)
-    }
-
-    /// An animated spec's file as `encode` writes it, given the canvas in
-    /// pixels, the number of frames of the spec's timeline, each frame's
-    /// pixels and delay, drawn when the encoder asks for it (again on a
-    /// later pass, rather than holding every frame's pixels), over the frame
-    /// before (`AnimationFrames`; docs/gif.md, "Drawing the frames"), and the
-    /// box that drawing repainted, outside which the frame equals the one before.
-    private func animation(
-        for spec: IndicatorSpec,
-        encode: (
-            _ width: Int, _ height: Int, _ frameCount: Int, _ frameAt: (Int) -> (pixels: [UInt8], delayMilliseconds: Int),
-            _ changedBoxAt: (Int) -> (x: Int, y: Int, width: Int, height: Int)?
-        ) -> [UInt8]
-    ) -> [UInt8] {
-        // What this animation repeats is its own: the one place its caches are emptied.
-        defer { budget.reset() }
-        let frames = AnimationFrames(spec: spec, renderer: renderer)
-        return encode(frames.width, frames.height, frames.count, frames.frame(at:), frames.changedBox(at:))
     }
 }
 
@@ -94,30 +75,27 @@ extension ImageFormat {
 extension ImageMaker {
     /// Writes the file of a validated carousel whose pictures come from
     /// `pictures` to `write`, a piece at a time (about a frame at a time)
-    /// as the encoder makes it, and throws the
-    /// first picture that could not be read: the frames are composed while
-    /// the encoder asks for them, so that is known only once it has, and
-    /// what was written must then be thrown away.
-    public func makeCarousel(_ request: CarouselRequest, pictures: CarouselPictures, into write: (UnsafeRawBufferPointer) -> Void) throws {
+    /// as the encoder makes it. The frames are composed while the encoder
+    /// asks for them, so a picture that cannot be read is found only then:
+    /// its failure is thrown, and what was written must be thrown away.
+    public func makeCarousel<Failure>(
+        _ request: CarouselRequest, pictures: CarouselPictures<Failure>, into write: (UnsafeRawBufferPointer) -> Void
+    ) throws(Failure) {
         let spec = request.spec
         defer { budget.reset() }
         let frames = CarouselFrames(spec: spec, layout: request.layout, renderer: renderer, pictures: pictures)
         switch spec.format {
         case .apng:
-            photoAPNGEncoder.encode(
-                width: frames.width, height: frames.height, plays: spec.plays, frameCount: frames.count,
-                frameAt: frames.frame(at:), changedBoxAt: frames.changedBox(at:), into: write
-            )
-        default:
+            try photoAPNGEncoder.encode(frames, plays: spec.plays, into: write)
+        case .gif:
             let matte = spec.indicator.matte
             // The band's and the dots' colours stay exact beside the photographs' palettes.
-            let exactColors = frames.indicatorColors(atMost: 4)
-            photoEncoder.encode(
-                width: frames.width, height: frames.height, plays: spec.plays, matte: (matte.red, matte.green, matte.blue),
-                frameCount: frames.count, frameAt: frames.frame(at:), changedBoxAt: frames.changedBox(at:), exactColors: exactColors,
-                into: write
+            let exactColors = try frames.indicatorColors(atMost: 4)
+            try photoEncoder.encode(
+                frames, plays: spec.plays, matte: (matte.red, matte.green, matte.blue), exactColors: exactColors, into: write
             )
+        case .png, .svg:
+            preconditionFailure("a carousel is GIF or APNG: CarouselQuery refuses \(spec.format.rawValue)")
         }
-        if let failure = frames.failure { throw failure }
     }
 }

@@ -11,8 +11,8 @@ enum ServiceError: Error {
     case notFound
     /// A listed path with another method: `allowed` lists those it takes.
     case methodNotAllowed(allowed: String)
-    /// A carousel upload refused: its parts, or a picture that cannot be read.
-    case upload(CarouselUploadError)
+    /// A carousel's pictures refused: the parts or sources, or a picture that cannot be read.
+    case carouselInput(CarouselInputError)
     /// The client asked for more new images than `--client-miss-rate`
     /// allows; it may have another in `retryAfter` seconds.
     case tooManyNewImages(retryAfter: Int)
@@ -48,7 +48,7 @@ enum ServiceError: Error {
             status = 405
             message = "method not allowed: use " + allowed.split(separator: ", ").joined(separator: " or ")
             headers.append(HTTPHeaderField("Allow", allowed))
-        case .upload(let error):
+        case .carouselInput(let error):
             status = error.status
             message = error.message
         case .tooManyNewImages(let seconds):

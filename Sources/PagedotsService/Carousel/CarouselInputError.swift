@@ -1,10 +1,11 @@
 import MultipartFormData
 import PagedotsDecode
 
-/// Why a carousel upload is refused: an HTTP status and one line that says
-/// which part and what to change (docs/carousel.md: `415` for a part that
-/// is no readable image, `400` for everything else about the upload).
-struct CarouselUploadError: Error, Equatable {
+/// Why a carousel's input is refused: an HTTP status and one line that says
+/// which part or source and what to change (docs/carousel.md: `415` for a
+/// picture that is no readable image, `400` for everything else about the
+/// upload; a fetched source's own statuses, docs/carousel.md).
+struct CarouselInputError: Error, Equatable {
     var status: Int
     var message: String
 
