@@ -27,8 +27,20 @@ public enum SlideFit: String, CaseIterable, Sendable {
     case contain
 }
 
+/// The slides' size in points asked for (`slidesize`): the height nil when
+/// it follows the first slide's aspect ratio.
+public struct SlideSize: Hashable, Sendable {
+    public var width: Int
+    public var height: Int?
+
+    public init(width: Int, height: Int?) {
+        self.width = width
+        self.height = height
+    }
+}
+
 /// A carousel's own parameters (`change`, `place`, `inset`, `backdrop`,
-/// `fit`): how its slides and its indicator are put together.
+/// `fit`, `slidesize`): how its slides and its indicator are put together.
 public struct CarouselComposition: Hashable, Sendable {
     public var change: SlideChange = .cut
     public var place: IndicatorPlace = .over
@@ -37,6 +49,8 @@ public struct CarouselComposition: Hashable, Sendable {
     /// A capsule behind the indicator, with `place=over`; transparent draws none.
     public var backdrop: RGBA = .transparent
     public var fit: SlideFit = .cover
+    /// The slides' size asked for; nil: the first slide's, at most 600 points wide.
+    public var slideSize: SlideSize?
 
     public init() {}
 }

@@ -49,8 +49,8 @@ public enum CarouselQuery {
     /// parameter in the table's order, as for an image, with `pages` the
     /// number of slides (given, it must agree; required for a carousel GIF,
     /// whose cycle it splits into `dwell`s, which must agree when given),
-    /// `scale` 2 by default; then the indicator's limits, the carousel's
-    /// layout and its limits.
+    /// `scale` 2 by default and in steps of 0.25, `budget` for a GIF only;
+    /// then the indicator's limits, the carousel's layout and its limits.
     public static func parse(
         query: Substring, options: PathOptions, source: CarouselSource, calendar: CalendarContext = CalendarContext()
     ) throws(ParameterError) -> CarouselRequest {
@@ -60,6 +60,7 @@ public enum CarouselQuery {
             options: PathOptions(format: format, scale: options.scale), calendar: calendar, defaultScale: defaultScale
         )
         var pages = 0
+        var scale = Double(options.scale ?? defaultScale)
         for index in Parameter.all.indices {
             let parameter = Parameter.all[index]
             var value = try pairs.value(at: index)
@@ -76,6 +77,18 @@ public enum CarouselQuery {
                     throw value.failure("be \(split) to agree with the carousel's \(delays.reduce(0, +)) ms split into pages=\(pages)")
                 }
                 value = value ?? ParameterValue(parameter, raw: Array(String(split).utf8)[...])
+            case (.scale, _):
+                guard let given = value else { break }
+                scale = try given.carouselScale()
+                if let fixed = options.scale, Double(fixed) != scale {
+                    throw given.failure("be \(fixed) to agree with the path's @\(fixed)x")
+                }
+                // The indicator's limits are checked at the scale rounded up.
+                value = ParameterValue(parameter, raw: Array(String(Int(scale.rounded(.up))).utf8)[...])
+            case (.budget, _):
+                if let given = value, format != .gif {
+                    throw given.failure("be given for a GIF carousel only (an APNG keeps full colour: use format=gif)")
+                }
             default:
                 break
             }
@@ -88,7 +101,8 @@ public enum CarouselQuery {
             plays = loopCount.map { $0 == 0 ? 0 : $0 + 1 } ?? 1
         }
         let spec = CarouselSpec(
-            indicator: indicator, composition: builder.composition, transition: builder.givenTransition, source: source, plays: plays
+            indicator: indicator, composition: builder.composition, transition: builder.givenTransition, source: source, plays: plays,
+            scale: scale, budget: builder.budget
         )
         let layout = try CarouselLayout(spec)
         let frameCount = CarouselTimeline(spec: spec).frames().count

@@ -64,7 +64,7 @@ extension IndicatorSpec {
         case .fps: fps = defaults.fps
         case .matte: matte = defaults.matte
         // A carousel's own: no indicator field holds them (`CarouselSpec` does).
-        case .change, .place, .inset, .backdrop, .fit: break
+        case .change, .place, .inset, .backdrop, .fit, .slidesize, .budget: break
         case .theme: theme = defaults.theme
         case .darkcolor: darkColor = defaults.darkColor
         case .darkinactive: darkInactive = defaults.darkInactive

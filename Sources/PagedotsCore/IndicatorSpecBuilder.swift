@@ -30,6 +30,8 @@ struct IndicatorSpecBuilder {
     private(set) var givenTransition = 0
     /// Whether `loop` was given: a carousel made elsewhere keeps its own otherwise.
     private(set) var loopGiven = false
+    /// A carousel's `budget`, as read (an indicator URL validates it).
+    private(set) var budget: Int?
 
     /// Fitted sizes are compared and shown in millionths of a point, so that
     /// the rounding of sums like `2p + n·s + (n−1)·g` does not refuse (or
@@ -122,6 +124,8 @@ struct IndicatorSpecBuilder {
         case .inset: composition.inset = try value.decimal()
         case .backdrop: composition.backdrop = try value.color()
         case .fit: composition.fit = try value.choice(SlideFit.self)
+        case .slidesize: composition.slideSize = try value.dimensions()
+        case .budget: budget = try value.byteCount()
         case .theme:
             spec.theme = try value.choice(Theme.self)
             if spec.theme == .auto, spec.format != .svg {

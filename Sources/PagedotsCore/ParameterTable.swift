@@ -7,7 +7,7 @@ public enum ParameterName: String, CaseIterable, Sendable {
     case pages, current, start, every, tz, style, color, inactive, bg, size, spacing, padding, scale
     case direction, fill, stroke, shape, colors, format, visible, progress, labels
     case dwell, transition, effect, loop, fps, matte
-    case change, place, inset, backdrop, fit
+    case change, place, inset, backdrop, fit, slidesize, budget
     case theme, darkcolor, darkinactive, darkbg
     case width, height
 }
@@ -39,6 +39,12 @@ public enum ParameterKind: Hashable, Sendable {
     case period
     /// An IANA time zone name (`Europe/Berlin`).
     case timeZone
+    /// A size in points: `WxH`, or `W` alone (the height then follows a
+    /// picture's aspect ratio), each a whole number in the range.
+    case dimensions(ClosedRange<Int>)
+    /// A number of bytes: ASCII digits, or a number (`1.5`) followed by `k`
+    /// (×1,000) or `M` (×1,000,000) that comes out whole, within the range.
+    case byteCount(ClosedRange<Int>)
 }
 
 /// A parameter's value when the URL leaves it out.
@@ -167,6 +173,10 @@ public struct Parameter: Hashable, Sendable {
             text = "1m…52w: a whole number and m, h, d or w"
         case .timeZone:
             text = "IANA time zone name"
+        case .dimensions(let range):
+            text = "WxH or W, each \(range.lowerBound)…\(range.upperBound)"
+        case .byteCount(let range):
+            text = "bytes \(ByteCountText.format(range.lowerBound))…\(ByteCountText.format(range.upperBound)): an integer, or a number with k or M"
         }
         if let unit { text += " (\(unit))" }
         if let rule { text += "; \(rule)" }
@@ -229,8 +239,8 @@ extension ParameterName {
         case .padding:
             return row(.decimal(0...64), unit: "points", .value("4"), "margin on every side")
         case .scale:
-            return row(.integer(1...4), .value("1"), use: ParameterUse(formats: Self.raster),
-                       "pixels per point (1x, 2x, 3x screens); SVG is sized in points")
+            return row(.integer(1...4), .value("1"), rule: "on a carousel: 2 by default, and 1…4 in steps of 0.25",
+                       use: ParameterUse(formats: Self.raster), "pixels per point (1x, 2x, 3x screens); SVG is sized in points")
         case .direction:
             return row(.choice(Direction.allCases.map(\.rawValue)), .value("ltr"),
                        "order of the pages: left to right, right to left, top to bottom, bottom to top")
@@ -293,6 +303,13 @@ extension ParameterName {
         case .fit:
             return row(.choice(SlideFit.allCases.map(\.rawValue)), .value("cover"), use: ParameterUse(carouselOnly: true),
                        "a slide of another size than the first: scaled to cover it (centred, cropped) or to fit in it (centred on matte)")
+        case .slidesize:
+            return row(.dimensions(16...2048), unit: "points", .derived("the first slide's size, scaled down to at most 600 points wide"),
+                       use: ParameterUse(carouselOnly: true),
+                       "the slides' size: every slide is fitted to it by fit; W alone keeps the first slide's aspect ratio")
+        case .budget:
+            return row(.byteCount(10_000...100_000_000), .none, rule: "GIF only", use: ParameterUse(carouselOnly: true),
+                       "the most bytes the carousel GIF may have: it is made lighter (lossy, fewer colours, fewer steps, a lower scale) to fit")
         case .theme:
             return row(.choice(Theme.allCases.map(\.rawValue)), .value("light"), rule: "auto with format=svg only",
                        "colours: light, dark, or auto, which switches with the viewer's colour scheme inside an SVG")

@@ -52,6 +52,37 @@ struct ParameterValue {
         return value
     }
 
+    /// A carousel's `scale`: a number in the kind's range in steps of 0.25
+    /// (an indicator's stays a whole number, `integer()`).
+    func carouselScale() throws(ParameterError) -> Double {
+        guard case .integer(let range) = kind else { preconditionFailure("\(name) is not a scale") }
+        let text = try decoded(raw)
+        guard let value = DecimalText.decimal(text), (Double(range.lowerBound)...Double(range.upperBound)).contains(value),
+              (value * 4).rounded() == value * 4 else {
+            throw failure("be a number from \(range.lowerBound) to \(range.upperBound) in steps of 0.25 for a carousel")
+        }
+        return value
+    }
+
+    /// A size in points, `WxH` or `W` (then `height` is nil), each whole and in the kind's range.
+    func dimensions() throws(ParameterError) -> SlideSize {
+        guard case .dimensions(let range) = kind else { preconditionFailure("\(name) is not a size") }
+        let text = try decoded(raw)
+        let sides = text.split(separator: UInt8(ascii: "x"), maxSplits: 1, omittingEmptySubsequences: false)
+        let values = sides.map { DecimalText.integer($0) }
+        guard sides.count <= 2, values.allSatisfy({ $0.map(range.contains) ?? false }), let width = values.first ?? nil else {
+            throw failure("be " + kind.phrase())
+        }
+        return SlideSize(width: width, height: values.count == 2 ? values[1] : nil)
+    }
+
+    /// A number of bytes in the kind's range (`ByteCountText`).
+    func byteCount() throws(ParameterError) -> Int {
+        guard case .byteCount(let range) = kind else { preconditionFailure("\(name) is not a byte count") }
+        guard let count = ByteCountText.parse(try decoded(raw)), range.contains(count) else { throw failure("be " + kind.phrase()) }
+        return count
+    }
+
     /// One of the kind's words, case-insensitive, as `E`.
     func choice<E: RawRepresentable<String>>(_: E.Type) throws(ParameterError) -> E {
         guard let value = E(rawValue: try word()) else { preconditionFailure("\(name) has a word that is no \(E.self)") }
@@ -119,6 +150,8 @@ struct ParameterValue {
         case .dateTime: _ = try startTime()
         case .period: _ = try period()
         case .timeZone: _ = try timeZone(in: zones)
+        case .dimensions: _ = try dimensions()
+        case .byteCount: _ = try byteCount()
         }
     }
 
@@ -235,6 +268,11 @@ extension ParameterKind {
             return "a whole number and a unit m, h, d or w, from 1m to 52w (90m, 12h, 1d, 2w)"
         case .timeZone:
             return "an IANA time zone name, like Europe/Berlin or America/New_York"
+        case .dimensions(let range):
+            return "WxH or W, whole numbers from \(range.lowerBound) to \(range.upperBound) (600x300, 600)"
+        case .byteCount(let range):
+            return "a number of bytes from \(ByteCountText.format(range.lowerBound)) to \(ByteCountText.format(range.upperBound)): "
+                + "an integer, or a number with k (×1,000) or M (×1,000,000), like 750k or 1M"
         }
     }
 }

@@ -150,7 +150,7 @@ public final class CarouselFrames<Failure: Error>: FrameSource {
             cairo_fill(context)
         }
         let drawing = IndicatorLayout.drawing(for: spec.indicator, at: frame.indicator)
-        let image = renderer.render(drawing, scale: spec.indicator.scale)
+        let image = renderer.render(drawing, scale: layout.scale)
         let indicator = Self.premultipliedSurface(of: image)
         defer { cairo_surface_destroy(indicator) }
         cairo_set_source_surface(context, indicator, Double(layout.indicator.x), Double(layout.indicator.y))

@@ -10,8 +10,8 @@ extension RasterRenderer {
     /// each remembered for later frames or copied when drawn before (an
     /// animation's first frame: a row of dots at rest is one dot drawn and copies).
     public func renderInRegions(_ drawing: Drawing, scale: Int) -> RGBAImage {
-        let width = Self.pixels(drawing.size.width, scale: scale)
-        let height = Self.pixels(drawing.size.height, scale: scale)
+        let width = Self.pixels(drawing.size.width, scale: Double(scale))
+        let height = Self.pixels(drawing.size.height, scale: Double(scale))
         // Every pixel is written: the background where no region is.
         var image = RGBAImage(width: width, height: height, pixels: [UInt8](repeating: 0, count: width * height * 4))
         render(drawing, scale: scale, over: &image, changed: Rect(x: 0, y: 0, width: drawing.size.width, height: drawing.size.height))
@@ -32,8 +32,8 @@ extension RasterRenderer {
     /// pixels written (the whole image when drawn whole).
     @discardableResult
     public func render(_ drawing: Drawing, scale: Int, over image: inout RGBAImage, changed: Rect) -> (x: Int, y: Int, width: Int, height: Int) {
-        let width = Self.pixels(drawing.size.width, scale: scale)
-        let height = Self.pixels(drawing.size.height, scale: scale)
+        let width = Self.pixels(drawing.size.width, scale: Double(scale))
+        let height = Self.pixels(drawing.size.height, scale: Double(scale))
         guard image.width == width, image.height == height, image.pixels.count == width * height * 4,
               let canvas = canvas(width: width, height: height) else {
             image = render(drawing, scale: scale)
@@ -141,7 +141,7 @@ extension RasterRenderer {
                     if let layerKey, let region = regions[layerKey] {
                         CairoPixels.copy(region.premultiplied, into: canvas.data, stride: canvas.stride, box: layerBox)
                     } else {
-                        paint(layer.items.lazy.map { drawing.items[$0] }, scale: scale, on: context)
+                        paint(layer.items.lazy.map { drawing.items[$0] }, scale: Double(scale), on: context)
                         if let layerKey { drawn.append((layerBox, layerKey)) }
                     }
                 }
@@ -151,7 +151,7 @@ extension RasterRenderer {
                     regions.remember(RegionCache.Region(straight: nil, premultiplied: CairoPixels.premultipliedPixels(of: part, box: layer.box)), as: layer.key)
                 }
             }
-            paint(top.lazy.map { drawing.items[$0] }, scale: scale, on: context)
+            paint(top.lazy.map { drawing.items[$0] }, scale: Double(scale), on: context)
             cairo_surface_flush(part)
             let whole = (x: 0, y: 0, width: box.width, height: box.height)
             guard let key else {

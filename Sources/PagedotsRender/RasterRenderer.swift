@@ -46,6 +46,12 @@ public final class RasterRenderer {
     /// The drawing at `scale` pixels per point: `round(points × scale)` pixels
     /// a side (half up), antialiased, straight alpha.
     public func render(_ drawing: Drawing, scale: Int) -> RGBAImage {
+        render(drawing, scale: Double(scale))
+    }
+
+    /// The drawing at a scale that need not be whole (a carousel's, in
+    /// steps of 0.25), as `render(_:scale:)` draws it.
+    public func render(_ drawing: Drawing, scale: Double) -> RGBAImage {
         let width = Self.pixels(drawing.size.width, scale: scale)
         let height = Self.pixels(drawing.size.height, scale: scale)
         guard width > 0, height > 0, let canvas = canvas(width: width, height: height) else {
@@ -65,7 +71,7 @@ public final class RasterRenderer {
 
     /// Paints the background and the items (within the context's clip, if
     /// any), every item over a canvas marked as drawn on.
-    private func paint(_ drawing: Drawing, scale: Int, on context: OpaquePointer) {
+    private func paint(_ drawing: Drawing, scale: Double, on context: OpaquePointer) {
         paint(background: drawing.background, on: context)
         paint(drawing.items, scale: scale, on: context)
     }
@@ -87,17 +93,17 @@ public final class RasterRenderer {
     }
 
     /// Paints `items` over the canvas, in order.
-    func paint(_ items: some Sequence<DrawItem>, scale: Int, on context: OpaquePointer) {
+    func paint(_ items: some Sequence<DrawItem>, scale: Double, on context: OpaquePointer) {
         cairo_save(context)
-        cairo_scale(context, Double(scale), Double(scale))
+        cairo_scale(context, scale, scale)
         cairo_set_operator(context, CAIRO_OPERATOR_OVER)
         for item in items { draw(item, on: context) }
         cairo_restore(context)
     }
 
     /// `round(points × scale)`, half up; 0 for a size that is not a finite positive number.
-    static func pixels(_ points: Double, scale: Int) -> Int {
-        let pixels = (points * Double(scale)).rounded(.toNearestOrAwayFromZero)
+    static func pixels(_ points: Double, scale: Double) -> Int {
+        let pixels = (points * scale).rounded(.toNearestOrAwayFromZero)
         return pixels.isFinite && pixels > 0 && pixels < Double(Int32.max) ? Int(pixels) : 0
     }
 

@@ -43,6 +43,8 @@ import PagedotsCore
         case .inset: "20"
         case .backdrop: "black"
         case .fit: "contain"
+        case .slidesize: "600x300"
+        case .budget: "1M"
         case .theme: "dark"
         case .darkcolor: "orange"
         case .darkinactive: "gray"
@@ -93,7 +95,7 @@ import PagedotsCore
         #expect(ParameterName.allCases.map(\.rawValue) == [
             "pages", "current", "start", "every", "tz", "style", "color", "inactive", "bg", "size", "spacing", "padding", "scale", "direction",
             "fill", "stroke", "shape", "colors", "format", "visible", "progress", "labels",
-            "dwell", "transition", "effect", "loop", "fps", "matte", "change", "place", "inset", "backdrop", "fit", "theme", "darkcolor", "darkinactive", "darkbg", "width", "height",
+            "dwell", "transition", "effect", "loop", "fps", "matte", "change", "place", "inset", "backdrop", "fit", "slidesize", "budget", "theme", "darkcolor", "darkinactive", "darkbg", "width", "height",
         ])
         #expect(Parameter.all.allSatisfy { $0.name.definition == $0 })
     }

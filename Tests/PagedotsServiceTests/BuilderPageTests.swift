@@ -135,7 +135,7 @@ import TestSupport
         // The table's Carousel group, then the carousel's format; none of them in the builder's form.
         let options = try captures(#"<(?:input|select) id="[pc]-([a-z]+)""#, in: section).filter { !["slides", "carousel"].contains($0) }
         let carouselGroup = Parameter.all.filter { BuilderPage.group(of: $0.name) == .carousel }.map(\.name.rawValue)
-        #expect(carouselGroup == ["change", "place", "inset", "backdrop", "fit"])
+        #expect(carouselGroup == ["change", "place", "inset", "backdrop", "fit", "slidesize", "budget"])
         #expect(options == carouselGroup + ["format"])
         let builder = try #require(try captures(#"<form id="builder"[^>]*>([\s\S]*?)</form>"#, in: markup).first)
         #expect(carouselGroup.allSatisfy { !builder.contains("id=\"p-\($0)\"") })

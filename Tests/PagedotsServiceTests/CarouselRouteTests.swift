@@ -93,7 +93,7 @@ struct CarouselRouteTests {
     func indicatorTooWide() {
         let (status, _, body) = answer(request("/carousel?style=pill", headers: [multipartHeader]), body: threeSlides)
         #expect(status == 400)
-        #expect(body == "carousel: must be at least as wide as its indicator (112 pixels); got 32 pixels (lower scale, size, spacing or padding)\n")
+        #expect(body == "carousel: must be at least as wide as its indicator (112 pixels); got 32 pixels (lower scale, size, spacing or padding, or raise slidesize)\n")
     }
 
     @Test("a carousel takes its client's miss tokens, one per started 1,048,576 pixel-frames; over the limit it is 429")

@@ -81,7 +81,7 @@ import TestSupport
                 #expect(object["style"] as? String == "form" && object["explode"] as? Bool == false, "\(name)")
             case .dateTime:
                 #expect(schema["pattern"] as? String == Parameter.dateTimePattern, "\(name)")
-            case .period, .timeZone:
+            case .period, .timeZone, .dimensions, .byteCount:
                 #expect(schema["type"] as? String == "string" && schema["pattern"] is String, "\(name)")
             }
             if case .value(let text) = row.defaultValue {

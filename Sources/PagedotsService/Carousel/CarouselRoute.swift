@@ -117,13 +117,18 @@ struct CarouselRoute: Sendable {
         let start = monotonicSeconds()
         let file = try CarouselDrawing.draw(parsed, input: input, maker: maker)
         metrics.recordRender(seconds: monotonicSeconds() - start)
-        return try Self.response(file, ignored: parsed.ignoredParameters)
+        return try Self.response(file, for: parsed)
     }
 
     /// The `200` of a carousel: its bytes (sent from its file), their digest
-    /// as a strong tag, never cached (it is the sender's to host).
-    static func response(_ file: CarouselFile, ignored: [String]) throws(ServiceError) -> HTTPResponse {
-        var headers = [HTTPHeaderField("Content-Type", file.contentType), HTTPHeaderField("Cache-Control", "no-store")]
+    /// as a strong tag, never cached (it is the sender's to host), its size
+    /// in points for the `<img>`.
+    static func response(_ file: CarouselFile, for request: CarouselRequest) throws(ServiceError) -> HTTPResponse {
+        var headers = [
+            HTTPHeaderField("Content-Type", file.contentType), HTTPHeaderField("Cache-Control", "no-store"),
+            HTTPHeaderField("X-Carousel-Size", request.layout.points.text),
+        ]
+        let ignored = request.ignoredParameters
         if !ignored.isEmpty { headers.append(HTTPHeaderField("X-Ignored-Parameters", ignored.joined(separator: ", "))) }
         return try file.response(headers: headers, label: Route.carousel.rawValue)
     }

@@ -32,7 +32,7 @@ extension BuilderPage {
         case .size, .spacing, .padding, .direction, .width, .height: .geometry
         case .format, .scale: .output
         case .dwell, .transition, .effect, .loop, .fps, .matte: .animation
-        case .change, .place, .inset, .backdrop, .fit: .carousel
+        case .change, .place, .inset, .backdrop, .fit, .slidesize, .budget: .carousel
         }
     }
 
@@ -91,7 +91,7 @@ extension BuilderPage {
         case .colorList, .textList:
             let colorList = parameter.kind == .textList ? "" : " data-color"
             control = "<input \(common) type=\"text\" data-list\(colorList) value=\"\(initial.escapedForHTML)\" placeholder=\"\(parameter.placeholder.escapedForHTML)\">"
-        case .dateTime, .period, .timeZone:
+        case .dateTime, .period, .timeZone, .dimensions, .byteCount:
             control = "<input \(common) type=\"text\" spellcheck=\"false\" value=\"\(initial.escapedForHTML)\" placeholder=\"\(parameter.placeholder.escapedForHTML)\">"
         }
         return "<div class=\"field\" \(box)><label for=\"p-\(name)\">\(name)</label>\(control)<small>\(hint.escapedForHTML)</small></div>"

@@ -39,6 +39,8 @@ extension Parameter {
         case .dateTime: text += " Without an offset, a wall time in `tz`; `+` in an offset is sent as `%2B` (a bare `+` reads as a space, which is read as `+` too)."
         case .period: text += " Minutes and hours are elapsed time; days and weeks are calendar days in `tz`, 23 or 25 hours across a daylight-saving change."
         case .timeZone: text += " As the time zone database (tzdata) names zones; `%2F` or `/` for the slash."
+        case .dimensions: text += " Whole numbers of points: `WxH`, or `W` alone."
+        case .byteCount: text += " ASCII digits, or a number with `k` (×1,000) or `M` (×1,000,000) after it that comes out whole."
         }
         return text
     }
@@ -72,6 +74,10 @@ extension Parameter {
             schema = [("type", "string"), ("pattern", "^[0-9]+[mhdw]$")]
         case .timeZone:
             schema = [("type", "string"), ("pattern", "^[A-Za-z0-9_+-]+(/[A-Za-z0-9_+-]+)*$")]
+        case .dimensions:
+            schema = [("type", "string"), ("pattern", "^[0-9]+(x[0-9]+)?$")]
+        case .byteCount:
+            schema = [("type", "string"), ("pattern", "^[0-9]+(\\.[0-9]+)?[kM]?$")]
         case .textList:
             // One item per page; an item has no control character (nor a literal comma, which would split it).
             schema = [
