@@ -35,17 +35,22 @@ public enum ImageDecoder {
     /// The pixels of the image in `bytes` (a GIF's first frame, on its
     /// screen, as a browser shows it before it animates).
     ///
-    /// `atLeast`, for a JPEG: decode at the smallest of 1/1, 1/2, 1/4 or 1/8
-    /// of its size that is still at least that wide and that high (the
-    /// library does it while decoding, with less memory and time than
-    /// scaling afterwards); other formats are decoded at their full size.
+    /// `atLeast`: the size the caller needs, to decode fewer pixels when the
+    /// image is larger, with less memory and time than scaling afterwards.
+    /// A JPEG is decoded at the smallest of 1/1, 1/2, 1/4 or 1/8 of its size
+    /// that is still at least that wide and that high (libjpeg scales while
+    /// it decodes). A PNG is reduced by the largest whole factor k (at most
+    /// 256) that keeps ceil(width / k) and ceil(height / k) at least that
+    /// large, each k × k cell averaged in premultiplied alpha, row by row as
+    /// it streams (never held whole at full size). A GIF is decoded at its
+    /// full size.
     public static func decode(
         _ bytes: UnsafeRawBufferPointer, limits: ImageSizeLimits = ImageSizeLimits(),
         atLeast minimum: (width: Int, height: Int)? = nil
     ) throws(ImageDecodingError) -> DecodedImage {
         guard let kind = ImageKind(sniffing: bytes) else { throw .unrecognized }
         switch kind {
-        case .png: return try PNGInput.decode(bytes, limits: limits)
+        case .png: return try PNGInput.decode(bytes, limits: limits, atLeast: minimum)
         case .jpeg: return try JPEGInput.decode(bytes, limits: limits, atLeast: minimum)
         case .gif: return try GIFInput.decodeFirstFrame(bytes, limits: limits)
         }

@@ -7,10 +7,19 @@ decode, Pillow's own reading of it is written next to it as NAME.expected.png
 GIF's first frame), so the tests compare against a decoder they do not use.
 Animated GIFs are checked against the tests' giflib reader instead. Broken
 and oversized files are made by cutting or patching good ones.
-Needs Pillow (pip install pillow).
+
+The files come in groups, each made by one function below; name groups to
+remake only those (`make-fixtures.py camera`), or none for all:
+
+  classic  PNG, JPEG and GIF, good, broken and oversized   Pillow
+  camera   camera-size JPEG and PNG of flat colours, and   Pillow
+           9000-pixel-wide headers of every format
+
+(pip install pillow). The tests need none of these tools.
 """
 import io
 import struct
+import sys
 import zlib
 
 from PIL import Image, ImageDraw, ImageOps
@@ -62,7 +71,7 @@ def write(name, data):
         file.write(data)
 
 
-def main():
+def classic():
     base = pattern()
     translucent = pattern(alpha=True)
 
@@ -150,4 +159,38 @@ def main():
     write("wide-screen.gif", bytes(oversized))
 
 
-main()
+def camera():
+    # A 6000 × 4000 JPEG (24 megapixels, 4:2:0, as cameras write them) of flat rectangles on
+    # 16-pixel boundaries: every block codes in two bits with optimised Huffman tables.
+    photo = Image.new("RGB", (6000, 4000), (30, 90, 160))
+    draw = ImageDraw.Draw(photo)
+    draw.rectangle((0, 0, 2999, 1999), fill=(220, 60, 40))
+    draw.rectangle((3008, 2000, 5999, 3999), fill=(240, 240, 240))
+    photo.save("camera-6000x4000.jpg", quality=90, optimize=True, subsampling=2)
+
+    # A 7000 × 7000 PNG with four palette colours (2 bits a pixel): opaque blue, opaque red,
+    # green under alpha 0, white at alpha 128; its edges fall inside the cells of a reduction by 5.
+    # The tests compute the expected cells from these rectangles.
+    flat = Image.new("P", (7000, 7000), 0)
+    flat.putpalette([30, 90, 160, 220, 60, 40, 0, 255, 0, 255, 255, 255])
+    draw = ImageDraw.Draw(flat)
+    draw.rectangle((0, 0, 3332, 2500), fill=1)
+    draw.rectangle((4999, 4003, 6999, 6999), fill=2)
+    draw.rectangle((0, 5001, 2222, 6999), fill=3)
+    flat.save("flat-7000x7000.png", bits=2, transparency=bytes([255, 255, 0, 128]), optimize=True)
+
+    # Headers of every format 9000 pixels wide, patched into the other groups' files.
+    png = bytearray(open("rgba.png", "rb").read())
+    png[16:20] = struct.pack(">I", 9000)
+    png[29:33] = struct.pack(">I", zlib.crc32(bytes(png[12:29])))
+    write("wide-9000.png", bytes(png))
+    jpeg = bytearray(open("baseline.jpg", "rb").read())
+    sof = jpeg.index(b"\xff\xc0")
+    jpeg[sof + 7:sof + 9] = struct.pack(">H", 9000)
+    write("wide-9000.jpg", bytes(jpeg))
+
+
+GROUPS = {"classic": classic, "camera": camera}
+
+for group in sys.argv[1:] or GROUPS:
+    GROUPS[group]()
