@@ -93,7 +93,7 @@ struct ReducedDecodeTests {
 
     @Test(
         "A header 9000 pixels wide is refused under camera limits in every format, from the header",
-        arguments: [("wide-9000.png", 16), ("wide-9000.jpg", 24)]
+        arguments: [("wide-9000.png", 16), ("wide-9000.jpg", 24), ("wide-9000.webp", 24), ("wide-9000.heic", 16), ("wide-9000.avif", 16)]
     )
     func wide(name: String, height: Int) {
         let error = ImageDecodingError.tooLarge(width: 9000, height: height, limits: cameraLimits)
