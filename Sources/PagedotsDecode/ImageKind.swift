@@ -56,6 +56,10 @@ public enum ImageKind: String, Sendable, CaseIterable {
         }
     }
 
+    /// `image/png`, `image/jpeg`, `image/gif`, `image/webp`, `image/heic`,
+    /// `image/avif`: for an upload form's `accept` and an API's description.
+    public var mediaType: String { "image/" + rawValue }
+
     /// Every kind's name, as a message lists them: `PNG, JPEG, GIF, WebP, HEIC or AVIF`.
     public static let allNames: String = {
         let names = allCases.map(\.name)

@@ -58,9 +58,10 @@ struct ImageKindTests {
         #expect(sniff([]) == nil)
     }
 
-    @Test("Names, as messages write them, and the list of them all")
+    @Test("Names, as messages write them, the list of them all, and media types")
     func names() {
         #expect(ImageKind.allCases.map(\.name) == ["PNG", "JPEG", "GIF", "WebP", "HEIC", "AVIF"])
+        #expect(ImageKind.allCases.map(\.mediaType) == ["image/png", "image/jpeg", "image/gif", "image/webp", "image/heic", "image/avif"])
         #expect(ImageKind.allNames == "PNG, JPEG, GIF, WebP, HEIC or AVIF")
         #expect(ImageDecodingError.unrecognized.description == "not a PNG, JPEG, GIF, WebP, HEIC or AVIF")
     }
