@@ -119,7 +119,7 @@ struct ImageDecoderRefusalTests {
         arguments: [
             ("truncated.png", ImageKind.png), ("bad-crc.png", .png), ("signature-only.png", .png),
             ("truncated.jpg", .jpeg), ("truncated.gif", .gif), ("truncated.webp", .webp), ("truncated.heic", .heic),
-            ("truncated.avif", .avif),
+            ("truncated.avif", .avif), ("empty-item.avif", .avif),
         ]
     )
     func corrupt(name: String, kind: ImageKind) {

@@ -262,6 +262,14 @@ def heif():
     gradient.save("gradient-420.avif", quality=90)
     expected("gradient-420-avif", Image.open("gradient-420.avif"))
 
+    # An AVIF whose image's data is empty (its iloc extent 0 bytes long), as the fuzzer found:
+    # libheif 1.15 refuses it (and leaks 40 bytes of dav1d's).
+    avif = bytearray(open("alpha.avif", "rb").read())
+    iloc = avif.index(b"iloc") + 8  # after the box's version and flags
+    assert avif[iloc] == 0x44 and avif[iloc + 2:iloc + 6] == b"\0\x02\0\x01"  # 4-byte offsets and lengths; item 1 first
+    avif[iloc + 14:iloc + 18] = bytes(4)  # item 1: id, data reference, extent count, offset, then its length
+    write("empty-item.avif", bytes(avif))
+
     for extension in ["heic", "avif"]:
         data = open("alpha." + extension, "rb").read()
         write("truncated." + extension, data[: len(data) * 2 // 3])
