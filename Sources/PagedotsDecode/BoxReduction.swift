@@ -1,9 +1,10 @@
 import CImageCodecs
 
-/// Reducing an image by a whole factor while it is decoded, for the formats
-/// whose library cannot scale by itself (PNG, HEIC, AVIF, and a lossy WebP
-/// with alpha): each cell of k × k pixels becomes one pixel, their average
-/// in premultiplied alpha (`pd_png_decode_reduced` states the rounding).
+/// Reducing an image by a whole factor while it is decoded, where its
+/// library cannot scale it (PNG, HEIC, AVIF, and the WebP images whose
+/// scaling libwebp gets wrong or cannot do): each cell of k × k pixels
+/// becomes one pixel, their average in premultiplied alpha
+/// (`pd_png_decode_reduced` states the rounding).
 enum BoxReduction {
     /// The largest factor: a cell holds at most 256 × 256 pixels, so that
     /// its sums fit in 32 bits.

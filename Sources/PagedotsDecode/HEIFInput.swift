@@ -17,10 +17,10 @@ import CHeif
 /// RGB, which is what it composes a grid of tiles into (a phone's photos
 /// are grids), so no interleaved copy is made at full size: the planes are
 /// interleaved row by row into the result, or box-reduced row by row when
-/// the caller needs fewer pixels, so that only the reduced image is added.
-/// At 24 megapixels that is 72 MB of planes (96 MB with alpha) besides the
-/// codec's own buffers, where an interleaved decode and its copy would add
-/// 192 MB.
+/// the caller needs fewer pixels, so that only the reduced image is added
+/// to the planes (3 bytes a pixel, 4 with alpha) and the codec's buffers.
+/// libheif decodes a grid's tiles on the calling thread; dav1d (AVIF) may
+/// start threads of its own, which libheif 1.15 does not let us limit.
 enum HEIFInput {
     static func probe(_ bytes: UnsafeRawBufferPointer, kind: ImageKind, limits: ImageSizeLimits) throws(ImageDecodingError) -> ImageProbe {
         try withPrimaryImage(bytes, kind: kind, limits: limits) { _, probe in probe }
@@ -54,7 +54,7 @@ enum HEIFInput {
         // A coded image may exceed the shown one: encoders pad it to whole coding blocks (64 pixels
         // for HEVC, 128 for AV1) and crop it with a clap box.
         heif_context_set_maximum_image_size_limit(context, Int32(clamping: min(limits.maxSide, Int(Int32.max) - 256) + 256))
-        // Tiles decoded on the calling thread: the service decodes slides on its own threads.
+        // Tiles decoded on the calling thread: callers decode images on threads of their own.
         heif_context_set_max_decoding_threads(context, 0)
         try check(heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil), kind: kind, limits: limits)
         var handle: OpaquePointer?
@@ -79,7 +79,7 @@ enum HEIFInput {
 
     /// The first `WxH` in libheif's message, which states the size it
     /// refused first: `… Image size 100000x100000 exceeds the maximum image size 8193x8193`.
-    static func firstSize(in message: String) -> (width: Int, height: Int)? {
+    private static func firstSize(in message: String) -> (width: Int, height: Int)? {
         for word in message.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
             let sides = word.split(separator: "x", omittingEmptySubsequences: false)
             if sides.count == 2, let width = Int(sides[0]), let height = Int(sides[1]) { return (width, height) }

@@ -6,11 +6,13 @@ import CWebP
 /// shows it before it animates: drawn on a transparent canvas (the file's
 /// background colour is a hint browsers ignore).
 ///
-/// A reduced decode is libwebp's own (`use_scaling`: it averages areas, and
-/// a lossless image's colours in premultiplied alpha), straight to the
-/// reduced size; but a lossy image with alpha is decoded whole and then
-/// box-reduced, since libwebp's scaler would average the colours of its
-/// transparent pixels into their neighbours.
+/// A reduced decode (to ceil(width / k) × ceil(height / k), k as
+/// `BoxReduction.factor` chooses it) is libwebp's own, straight to that size
+/// (`use_scaling`: it averages areas, a lossy image's in YUV, a lossless
+/// one's colours in premultiplied alpha). But a lossy image with alpha is
+/// decoded whole and then box-reduced, since libwebp's scaler would average
+/// the colours of its transparent pixels into their neighbours; and so is
+/// an animation's first frame that covers only part of its canvas.
 enum WebPInput {
     static func probe(_ bytes: UnsafeRawBufferPointer, limits: ImageSizeLimits) throws(ImageDecodingError) -> ImageProbe {
         let features = try features(of: bytes)

@@ -1,5 +1,5 @@
 // Thin C wrappers over libpng and libjpeg-turbo for pagedots's image decoders, and the box
-// reduction that a PNG streams through (which the other decoders share).
+// reduction that a PNG streams through (and that the decoders which cannot scale share).
 //
 // Both libraries report fatal errors by calling a function that must not
 // return: a longjmp back into the caller. A longjmp must not cross Swift
