@@ -7,7 +7,8 @@ import PackageDescription
 // PagedotsGIF (frames → animated GIF), all four on PagedotsPixels (rectangles, diffs, budgets) →
 // HTTPServer (generic HTTP/1.1 over epoll) → PagedotsService (routes, cache, metrics) →
 // pagedots (the executable). Uploads come in through MultipartFormData (bodies → parts) and
-// PagedotsDecode (PNG, JPEG, GIF → pixels, with libpng and libjpeg-turbo behind CImageCodecs).
+// PagedotsDecode (PNG, JPEG, GIF, WebP, HEIC, AVIF → pixels, with libpng and libjpeg-turbo behind
+// CImageCodecs, giflib, libwebp and libheif).
 let package = Package(
     name: "pagedots",
     products: [
@@ -30,6 +31,9 @@ let package = Package(
 
         // libpng and libjpeg-turbo, each behind a C wrapper: their errors longjmp, which must not cross Swift frames.
         .target(name: "CImageCodecs", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
+        // libwebp with libwebpdemux (an animation's first frame), and libheif (HEIC and AVIF): called from Swift.
+        .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev"])]),
 
         // A lock ThreadSanitizer can see (a pthread mutex), for everything threads share.
         .target(name: "Locking"),
@@ -40,7 +44,7 @@ let package = Package(
         .target(name: "PagedotsRender", dependencies: ["PagedotsCore", "PagedotsPixels", "CCairo", "CPango"]),
         .target(name: "PagedotsPNG", dependencies: ["PagedotsPixels", "CZlib"]),
         .target(name: "PagedotsGIF", dependencies: ["PagedotsPixels", "CGif", "CImageQuant"]),
-        .target(name: "PagedotsDecode", dependencies: ["CImageCodecs", "CGif"]),
+        .target(name: "PagedotsDecode", dependencies: ["CImageCodecs", "CGif", "CWebP", "CHeif"]),
         .target(name: "MultipartFormData"),
         .target(name: "HTTPServer", dependencies: ["Locking", "CLinux"]),
         .target(

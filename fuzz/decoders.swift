@@ -4,8 +4,10 @@
 let fuzzImageLimits = ImageSizeLimits(maxSide: 512, maxPixels: 65536, maxFrames: 64, maxAnimationPixels: 1 << 20)
 
 /// Probes and decodes `bytes`: never a crash; a decoded image has the probed
-/// size (a JPEG reduced by the denominator asked, chosen from the input's
-/// last byte) and its pixels fill it exactly; an error says something.
+/// size, reduced as asked (the minimum size is the probe's divided by 1, 2,
+/// 4 or 8, chosen from the input's last byte): a JPEG by libjpeg's
+/// denominators, a GIF not at all, the others by the box reduction's factor;
+/// its pixels fill it exactly; an error says something.
 func checkDecoders(_ bytes: UnsafeRawBufferPointer) {
     let probe: ImageProbe
     do {
@@ -19,9 +21,17 @@ func checkDecoders(_ bytes: UnsafeRawBufferPointer) {
     let minimum = (width: max(1, probe.width / denominator), height: max(1, probe.height / denominator))
     guard let image = try? ImageDecoder.decode(bytes, limits: fuzzImageLimits, atLeast: minimum) else { return }
     precondition(image.pixels.count == image.width * image.height * 4, "pixels do not fill the image")
-    if probe.kind == .jpeg {
+    switch probe.kind {
+    case .jpeg:
         precondition(image.width >= minimum.width && image.height >= minimum.height && image.width <= probe.width, "a JPEG reduced too far")
-    } else {
+    case .gif:
         precondition(image.width == probe.width && image.height == probe.height, "decoded size differs from the probe")
+    case .png, .webp, .heic, .avif:
+        let factor = BoxReduction.factor(width: probe.width, height: probe.height, atLeast: minimum)
+        precondition(
+            image.width == reducedSide(probe.width, by: factor) && image.height == reducedSide(probe.height, by: factor),
+            "decoded size differs from the probe's reduced by its factor"
+        )
+        precondition(image.width >= minimum.width && image.height >= minimum.height, "reduced too far")
     }
 }

@@ -1,7 +1,7 @@
 /// Why an image is refused, in one line, without saying which upload it
-/// was (the caller says that: `slide 3: not a PNG, JPEG or GIF`).
+/// was (the caller says that: `slide 3: not a PNG, JPEG, GIF, WebP, HEIC or AVIF`).
 public enum ImageDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The bytes start with no PNG, JPEG or GIF signature.
+    /// The bytes start with the signature of none of the `ImageKind`s.
     case unrecognized
     /// The header gives a size over the limits.
     case tooLarge(width: Int, height: Int, limits: ImageSizeLimits)
@@ -20,7 +20,7 @@ public enum ImageDecodingError: Error, Equatable, Sendable, CustomStringConverti
     public var description: String {
         switch self {
         case .unrecognized:
-            "not a PNG, JPEG or GIF"
+            "not a \(ImageKind.allNames)"
         case .tooLarge(let width, let height, let limits):
             "\(width) × \(height) pixels is too large: at most \(limits.maxSide) a side and \(grouped(limits.maxPixels)) in all; scale it down"
         case .tooManyFrames(let limit):

@@ -3,9 +3,12 @@ import CImageCodecs
 /// JPEG through libjpeg-turbo (`CImageCodecs`), turned as its EXIF
 /// orientation says, as browsers show it.
 enum JPEGInput {
-    /// Bytes libjpeg may allocate while decoding: a progressive file keeps
-    /// every coefficient until its last scan (about 6 bytes a pixel at
-    /// 4:4:4), which the size limit keeps under this.
+    /// Bytes libjpeg may allocate while decoding. A baseline file needs
+    /// little at any size (a band of rows, at the reduced size); a
+    /// progressive one keeps every coefficient until its last scan, 2 bytes
+    /// each: about 3 bytes a pixel at 4:2:0 (as cameras write them, so up to
+    /// about 55 megapixels), 6 at 4:4:4 (about 27 megapixels). A file that
+    /// needs more is refused with a message that says so.
     static let maxDecoderMemory = 160 << 20
 
     /// A JPEG's header: its size as stored, its orientation, and the size shown.
@@ -39,10 +42,10 @@ enum JPEGInput {
         // The largest reduction that keeps the shown size at least `minimum`.
         let denominator = [8, 4, 2].first { denominator in
             guard let minimum else { return false }
-            return scaled(shown.width, denominator) >= minimum.width && scaled(shown.height, denominator) >= minimum.height
+            return reducedSide(shown.width, by: denominator) >= minimum.width && reducedSide(shown.height, by: denominator) >= minimum.height
         } ?? 1
-        let width = scaled(header.storedWidth, denominator)
-        let height = scaled(header.storedHeight, denominator)
+        let width = reducedSide(header.storedWidth, by: denominator)
+        let height = reducedSide(header.storedHeight, by: denominator)
         var info = pd_image_info()
         var status: Int32 = 0
         let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
@@ -56,10 +59,5 @@ enum JPEGInput {
         return header.orientation.swapsSides
             ? DecodedImage(width: height, height: width, pixels: pixels)
             : DecodedImage(width: width, height: height, pixels: pixels)
-    }
-
-    /// A side reduced by `denominator` as libjpeg reduces it (rounded up).
-    private static func scaled(_ side: Int, _ denominator: Int) -> Int {
-        (side + denominator - 1) / denominator
     }
 }

@@ -1,4 +1,5 @@
-// Thin C wrappers over libpng and libjpeg-turbo for pagedots's image decoders.
+// Thin C wrappers over libpng and libjpeg-turbo for pagedots's image decoders, and the box
+// reduction that a PNG streams through (and that the decoders which cannot scale share).
 //
 // Both libraries report fatal errors by calling a function that must not
 // return: a longjmp back into the caller. A longjmp must not cross Swift
@@ -37,6 +38,48 @@ typedef struct {
 /// With `rgba` NULL, only the header (through the first IDAT) is read: its
 /// size goes into `info`, and `width` × `height` are the largest allowed.
 int pd_png_decode(const void *data, size_t size, uint32_t width, uint32_t height, void *rgba, pd_image_info *info);
+
+/// Decodes a PNG as pd_png_decode does, reduced by `factor` (1…256) while
+/// it streams, into `rgba`, which holds ceil(`width` / `factor`) ×
+/// ceil(`height` / `factor`) × 4 bytes: every pixel (x, y) adds to the cell
+/// (x / `factor`, y / `factor`), whatever the order the file gives it in
+/// (an interlaced file's passes), and each cell is the average of its
+/// pixels in premultiplied alpha (so that a transparent pixel's colour does
+/// not bleed), unpremultiplied and rounded: colour Σ(c × a) / Σa (black
+/// when Σa is 0), alpha Σa / n, for the n pixels of the cell (fewer at the
+/// right and bottom edges). Rows are read one at a time: the memory is one
+/// row at full size and the cells' sums, 16 bytes a cell, for one row of
+/// cells (for all of them when the file is interlaced). Errors as
+/// pd_png_decode's.
+int pd_png_decode_reduced(const void *data, size_t size, uint32_t width, uint32_t height, unsigned factor, void *rgba,
+                          pd_image_info *info);
+
+/// Sums for reducing a `width` × `height` image by a whole factor as
+/// pd_png_decode_reduced does, to which pixels are added as they come:
+/// for decoders that give rows (or planes) rather than take a callback.
+typedef struct pd_box_reducer pd_box_reducer;
+
+/// A reducer by `factor` (1…256) with sums for one row of cells, or with
+/// `every_row` for all of them (for pixels that come in any order). NULL
+/// when out of memory.
+pd_box_reducer *pd_box_reducer_new(uint32_t width, uint32_t height, unsigned factor, int every_row);
+
+void pd_box_reducer_free(pd_box_reducer *reducer);
+
+/// Adds `count` straight RGBA pixels from `rgba` to the cells of row `y`,
+/// at columns `first_x`, `first_x + x_step`, … (an interlaced pass's row
+/// has a step over 1).
+void pd_box_reducer_add(pd_box_reducer *reducer, const uint8_t *rgba, uint32_t count, uint32_t first_x, uint32_t x_step,
+                        uint32_t y);
+
+/// For a reducer of one row of cells, with rows added in order: adds row
+/// `y` (every column) and, when it is the last row of its cells, writes
+/// them into `reduced` (the whole reduced image) and clears them.
+void pd_box_reducer_add_row(pd_box_reducer *reducer, const uint8_t *rgba, uint32_t y, uint8_t *reduced);
+
+/// Writes every cell into `reduced`, the whole reduced image (after every
+/// pixel was added to a reducer made with `every_row`).
+void pd_box_reducer_finish(const pd_box_reducer *reducer, uint8_t *reduced);
 
 /// Decodes a JPEG into straight RGBA (alpha 255) in `rgba`, scaled down by
 /// `scale_denominator` (1, 2, 4 or 8) and turned by its EXIF `orientation`
