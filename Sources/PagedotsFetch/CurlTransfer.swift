@@ -238,6 +238,8 @@ final class CurlTransfer {
             return FetchFailure(.connectFailed(.failed), message: "\(host): cannot connect (\(errorText(osError)))")
         case CURLE_SEND_ERROR where osError == Int(ECONNRESET), CURLE_RECV_ERROR where osError == Int(ECONNRESET):
             return FetchFailure(.connectFailed(.reset), message: "\(host): connection reset")
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+            return FetchFailure(.invalidRequest, message: "\(host): \(curlText(code))")
         case CURLE_GOT_NOTHING:
             return FetchFailure(.connectFailed(.closed), message: "\(host): the connection closed without an answer")
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,

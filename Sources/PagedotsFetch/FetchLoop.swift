@@ -73,8 +73,7 @@ final class FetchLoop {
 
     /// Starts the next hop of a flight just given a slot, with what is left of its time.
     private func startHop(of id: Int, now: ContinuousClock.Instant) {
-        guard let flight = scheduler.flights[id] else { return }
-        let timeLeft = flight.deadline - now
+        guard let flight = scheduler.flights[id], let timeLeft = scheduler.timeLeft(id, now: now) else { return }
         guard timeLeft > .zero else {
             end(id, .failure(FetchFailure(.timeout, message: "\(flight.host): the fetch's \(policy.totalTimeout.secondsText) ran out")))
             return

@@ -100,6 +100,11 @@ struct FetchScheduler<Waiter> {
             && queue.contains { flights[$0].map { runningByHost[$0.host, default: 0] < limits.maxConnectionsPerHost } ?? false }
     }
 
+    /// What is left at `now` of a flight's time (zero or less: none).
+    func timeLeft(_ id: Int, now: ContinuousClock.Instant) -> Duration? {
+        flights[id].map { $0.deadline - now }
+    }
+
     /// Counts body bytes a running flight's hop received.
     mutating func addReceived(_ bytes: Int, to id: Int) {
         flights[id]?.bytesReceived += bytes

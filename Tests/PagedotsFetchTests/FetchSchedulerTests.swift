@@ -80,7 +80,8 @@ struct FetchSchedulerTests {
         // Started at 10 s (when the first ends), the second has 1 s left of its 10.
         _ = scheduler.finish(0)
         #expect(startNext(&scheduler) == ["http://a/second"])
-        #expect(scheduler.flights[queued].map { $0.deadline - at(10) } == .seconds(1))
+        #expect(scheduler.timeLeft(queued, now: at(10)) == .seconds(1))
+        #expect(scheduler.timeLeft(queued, now: at(11.5)) == .milliseconds(-500))
         // A flight still queued at its deadline leaves the queue.
         let late = submit(&scheduler, "a", "third", at: 2)
         let expired = [scheduler.takeExpired(now: at(11.9)), scheduler.takeExpired(now: at(12)), scheduler.takeExpired(now: at(100))]

@@ -18,9 +18,13 @@ func testPolicy(
     )
 }
 
-/// Fetches `request` with a new fetcher and waits for its outcome.
+/// Fetches `request` with a new fetcher and waits for its outcome (nil after a
+/// minute: a bound on a broken fetcher, not a timing).
 func fetchOnce(_ request: FetchRequest, policy: FetchPolicy = testPolicy()) throws -> FetchOutcome? {
-    try Fetcher(policy: policy).fetchAll([request]).first
+    let fetcher = try Fetcher(policy: policy)
+    let pending = PendingFetches()
+    pending.start(request, on: fetcher, as: 0)
+    return withExtendedLifetime(fetcher) { pending.waitForAll()?[0] }
 }
 
 /// Fetches `url` with a new fetcher and waits for its outcome.

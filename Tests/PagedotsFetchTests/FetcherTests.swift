@@ -111,6 +111,16 @@ struct FetcherTests {
         #expect(origin.requests.map(\.target) == ["/img/moved", "/photos/a.jpg?w=2"])
     }
 
+    @Test("A redirect to a scheme other than http(s) is refused unasked, even when the policy lets it through",
+          arguments: ["file:///etc/passwd", "ftp://127.0.0.1/a.png", "gopher://127.0.0.1/"])
+    func redirectToOtherScheme(location: String) throws {
+        let origin = try LoopbackOrigin()
+        origin.respond(to: "/away", with: .redirect(to: location))
+        let outcome = try #require(try fetchOnce(origin.url("/away")))
+        #expect(outcome.failure?.kind == .invalidRequest)
+        #expect(origin.requests.map(\.path) == ["/away"])
+    }
+
     @Test("A 3xx other than a redirect, or one without Location, is a response")
     func otherRedirectStatuses() throws {
         let origin = try LoopbackOrigin()
