@@ -4,11 +4,10 @@ import CCurl
 /// drives libcurl's multi interface, follows redirects and hands outcomes to
 /// the waiters. Everything here belongs to that one thread.
 final class FetchLoop {
-    typealias Completion = @Sendable (FetchOutcome) -> Void
-
     private let mailbox: FetchMailbox
     private let policy: FetchPolicy
-    private var scheduler: FetchScheduler<Completion>
+    /// Each flight's waiters are the submissions that asked for it, the first one first.
+    private var scheduler: FetchScheduler<FetchMailbox.Submission>
     /// The running hops, by easy handle, with their flight's id.
     private var transfers: [UnsafeMutableRawPointer: (flight: Int, transfer: CurlTransfer)] = [:]
 
@@ -52,7 +51,7 @@ final class FetchLoop {
     /// Joins an equal flight, or queues a new one; a request that cannot be made ends here.
     private func admit(_ submission: FetchMailbox.Submission) {
         let request = submission.request
-        guard !scheduler.join(request, waiter: submission.completion) else { return }
+        guard !scheduler.join(request, waiter: submission) else { return }
         let target: FetchTarget
         do throws(FetchFailure) {
             target = try FetchTarget(request.url)
@@ -60,15 +59,10 @@ final class FetchLoop {
                 throw FetchFailure(.invalidRequest, message: "\(target.host): a validator has a line break or NUL in it")
             }
         } catch {
-            let now = ContinuousClock.now
-            submission.completion(FetchOutcome(
-                result: .failure(error), redirects: 0, elapsedSeconds: (now - submission.submitted).inSeconds, bytesReceived: 0
-            ))
+            submission.complete(.failure(error), now: .now)
             return
         }
-        _ = scheduler.submit(
-            request, host: target.host, waiter: submission.completion, submitted: submission.submitted, budget: policy.totalTimeout
-        )
+        _ = scheduler.submit(request, host: target.host, waiter: submission, submitted: submission.submitted, budget: policy.totalTimeout)
     }
 
     /// Starts the next hop of a flight just given a slot, with what is left of its time.
@@ -134,13 +128,11 @@ final class FetchLoop {
         deliver(flight, result, now: .now)
     }
 
-    private func deliver(_ flight: FetchScheduler<Completion>.Flight, _ result: Result<FetchResponse, FetchFailure>, now: ContinuousClock.Instant) {
-        let outcome = FetchOutcome(
-            result: result, redirects: flight.redirects, elapsedSeconds: (now - flight.submitted).inSeconds,
-            bytesReceived: flight.bytesReceived
-        )
-        for waiter in flight.waiters {
-            waiter(outcome)
+    private func deliver(
+        _ flight: FetchScheduler<FetchMailbox.Submission>.Flight, _ result: Result<FetchResponse, FetchFailure>, now: ContinuousClock.Instant
+    ) {
+        for (index, waiter) in flight.waiters.enumerated() {
+            waiter.complete(result, redirects: flight.redirects, bytesReceived: flight.bytesReceived, joined: index > 0, now: now)
         }
     }
 
@@ -155,10 +147,7 @@ final class FetchLoop {
             deliver(flight, .failure(FetchFailure(.other, message: "\(flight.host): the fetcher stopped")), now: now)
         }
         for submission in mailbox.close() {
-            submission.completion(FetchOutcome(
-                result: .failure(FetchFailure(.other, message: "the fetcher stopped")), redirects: 0,
-                elapsedSeconds: (now - submission.submitted).inSeconds, bytesReceived: 0
-            ))
+            submission.complete(.failure(FetchFailure(.other, message: "the fetcher stopped")), now: now)
         }
     }
 }

@@ -15,6 +15,17 @@ final class FetchMailbox: @unchecked Sendable {
         let completion: @Sendable (FetchOutcome) -> Void
         /// When `fetch` was called: the fetch's time counts from here.
         let submitted: ContinuousClock.Instant
+
+        /// Calls the completion with `result` and what it cost, the time counted from this submission.
+        func complete(
+            _ result: Result<FetchResponse, FetchFailure>, redirects: Int = 0, bytesReceived: Int = 0, joined: Bool = false,
+            now: ContinuousClock.Instant
+        ) {
+            completion(FetchOutcome(
+                result: result, redirects: redirects, elapsedSeconds: (now - submitted).inSeconds, bytesReceived: bytesReceived,
+                joined: joined
+            ))
+        }
     }
 
     private struct State {

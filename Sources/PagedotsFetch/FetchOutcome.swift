@@ -4,16 +4,22 @@ public struct FetchOutcome: Sendable {
     public var result: Result<FetchResponse, FetchFailure>
     /// Redirects followed before the end (0…`FetchPolicy.maxRedirects`).
     public var redirects: Int
-    /// Seconds from the call to `fetch` to the end, time queued behind the limits included.
+    /// Seconds from this caller's call to `fetch` to the end, time queued behind the limits included.
     public var elapsedSeconds: Double
     /// Body bytes received over every hop, a body cut off at the limit included.
     public var bytesReceived: Int
+    /// True when this caller joined an equal fetch already in flight: the
+    /// outcome (and its `bytesReceived`) is that fetch's, handed to every caller.
+    public var joined: Bool
 
-    public init(result: Result<FetchResponse, FetchFailure>, redirects: Int, elapsedSeconds: Double, bytesReceived: Int) {
+    public init(
+        result: Result<FetchResponse, FetchFailure>, redirects: Int, elapsedSeconds: Double, bytesReceived: Int, joined: Bool = false
+    ) {
         self.result = result
         self.redirects = redirects
         self.elapsedSeconds = elapsedSeconds
         self.bytesReceived = bytesReceived
+        self.joined = joined
     }
 
     /// The response, if there is one.

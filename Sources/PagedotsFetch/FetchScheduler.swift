@@ -16,7 +16,6 @@ struct FetchScheduler<Waiter> {
         /// Increasing with submission: the queue's order.
         let id: Int
         let request: FetchRequest
-        let submitted: ContinuousClock.Instant
         let deadline: ContinuousClock.Instant
         var waiters: [Waiter]
         /// The URL of the hop to make (or being made): the request's, then each redirect's.
@@ -56,7 +55,7 @@ struct FetchScheduler<Waiter> {
         let id = nextID
         nextID += 1
         flights[id] = Flight(
-            id: id, request: request, submitted: submitted, deadline: submitted + budget, waiters: [waiter],
+            id: id, request: request, deadline: submitted + budget, waiters: [waiter],
             url: request.url, host: host
         )
         flightByRequest[request] = id

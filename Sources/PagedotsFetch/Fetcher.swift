@@ -73,13 +73,9 @@ public final class Fetcher: Sendable {
     /// Fetches `request`, at once or when the limits allow, and calls
     /// `completion` once with the outcome, on the fetcher's thread (it must be quick).
     public func fetch(_ request: FetchRequest, completion: @escaping @Sendable (FetchOutcome) -> Void) {
-        let submitted = ContinuousClock.now
-        guard mailbox.post(FetchMailbox.Submission(request: request, completion: completion, submitted: submitted)) else {
-            completion(FetchOutcome(
-                result: .failure(FetchFailure(.other, message: "the fetcher stopped")), redirects: 0,
-                elapsedSeconds: (ContinuousClock.now - submitted).inSeconds, bytesReceived: 0
-            ))
-            return
+        let submission = FetchMailbox.Submission(request: request, completion: completion, submitted: .now)
+        if !mailbox.post(submission) {
+            submission.complete(.failure(FetchFailure(.other, message: "the fetcher stopped")), now: .now)
         }
     }
 

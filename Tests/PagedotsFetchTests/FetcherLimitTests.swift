@@ -70,6 +70,7 @@ struct FetcherLimitTests {
         origin.release(2)
         let outcomes = try #require(pending.waitForAll())
         #expect((0...2).map { outcomes[$0]?.response?.body } == Array(repeating: "shared".bytes, count: 3))
+        #expect((0...2).map { outcomes[$0]?.joined } == [false, true, false])
         #expect(origin.requests.count == 2)
         #expect(origin.requests.filter { $0.header("if-none-match") == "\"v0\"" }.count == 1)
     }

@@ -213,6 +213,18 @@ struct FetcherTests {
         #expect(outcome.failure?.message == "127.0.0.1: connection refused")
     }
 
+    @Test("A connection closed or reset instead of an answer says which")
+    func hangUps() throws {
+        let origin = try LoopbackOrigin()
+        origin.respond(to: "/closed", with: .hangUp(.close))
+        origin.respond(to: "/reset", with: .hangUp(.reset))
+        let closed = try #require(try fetchOnce(origin.url("/closed")))
+        #expect(closed.failure?.kind == .connectFailed(.closed))
+        let reset = try #require(try fetchOnce(origin.url("/reset")))
+        #expect(reset.failure?.kind == .connectFailed(.reset))
+        #expect(reset.failure?.message == "127.0.0.1: connection reset")
+    }
+
     @Test("Limits and a policy the fetcher cannot use are refused at start")
     func badConfiguration() {
         #expect(throws: FetcherError.self) { try Fetcher(policy: testPolicy(maxBytes: -1)) }

@@ -29,6 +29,14 @@ public final class LoopbackOrigin: @unchecked Sendable {
             case never
         }
 
+        /// Instead of answering, once the answer may start.
+        public enum HangUp: Sendable {
+            /// Close the connection (the client reads an end of file).
+            case close
+            /// Reset the connection (the client reads ECONNRESET).
+            case reset
+        }
+
         /// How the body is framed.
         public enum Framing: Sendable, Equatable {
             /// `Content-Length` of the body's bytes.
@@ -48,10 +56,12 @@ public final class LoopbackOrigin: @unchecked Sendable {
         public var start: Start
         /// After the last part, send nothing more (no final chunk) and keep the connection open until the origin stops.
         public var hangsAfterBody: Bool
+        /// Hang up instead of answering.
+        public var hangUp: HangUp?
 
         public init(
             status: Int = 200, headers: [String] = [], parts: [[UInt8]] = [], framing: Framing = .contentLength,
-            start: Start = .immediately, hangsAfterBody: Bool = false
+            start: Start = .immediately, hangsAfterBody: Bool = false, hangUp: HangUp? = nil
         ) {
             self.status = status
             self.headers = headers
@@ -59,6 +69,7 @@ public final class LoopbackOrigin: @unchecked Sendable {
             self.framing = framing
             self.start = start
             self.hangsAfterBody = hangsAfterBody
+            self.hangUp = hangUp
         }
 
         /// A status with `body` and headers.
@@ -78,6 +89,11 @@ public final class LoopbackOrigin: @unchecked Sendable {
 
         /// An answer that never comes.
         public static let never = Response(start: .never)
+
+        /// No answer: the connection is closed (`.close`) or reset (`.reset`).
+        public static func hangUp(_ how: HangUp) -> Response {
+            Response(hangUp: how)
+        }
 
         /// A `200` with `body`, sent when the test releases it.
         public static func held(_ body: [UInt8] = []) -> Response {
@@ -330,6 +346,17 @@ private final class OriginState: @unchecked Sendable {
 
     /// Sends a response; false when the connection must end.
     private func answer(_ client: Int32, _ response: LoopbackOrigin.Response) -> Bool {
+        switch response.hangUp {
+        case .close:
+            return false
+        case .reset:
+            // A zero linger makes close send RST.
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            return false
+        case nil:
+            break
+        }
         let body = response.parts.flatMap { $0 }
         var head = "HTTP/1.1 \(response.status) Scripted\r\n" + response.headers.map { $0 + "\r\n" }.joined()
         switch response.framing {
