@@ -39,6 +39,11 @@ static inline CURLcode pd_curl_easy_getinfo_long(CURL *handle, CURLINFO info, lo
     return curl_easy_getinfo(handle, info, value);
 }
 
+/// Information given as a `curl_off_t` (CURLINFO_CONNECT_TIME_T, in microseconds).
+static inline CURLcode pd_curl_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
 /// Information given as a string owned by the handle (CURLINFO_REDIRECT_URL); NULL when absent.
 static inline CURLcode pd_curl_easy_getinfo_string(CURL *handle, CURLINFO info, char **value) {
     return curl_easy_getinfo(handle, info, value);

@@ -229,7 +229,9 @@ final class CurlTransfer {
         _ = pd_curl_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &osError)
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
-            return FetchFailure(.timeout, message: "\(host): no complete answer within \(policy.totalTimeout.secondsText) (the fetch's time ran out)")
+            var connectMicroseconds: curl_off_t = 0
+            _ = pd_curl_easy_getinfo_off_t(easy, CURLINFO_CONNECT_TIME_T, &connectMicroseconds)
+            return .timedOut(host, budget: policy.totalTimeout, connectMicroseconds == 0 ? "connecting" : "waiting for the answer")
         case CURLE_COULDNT_RESOLVE_HOST:
             return FetchFailure(.connectFailed(.hostNotFound), message: "\(host): the host name does not resolve")
         case CURLE_COULDNT_CONNECT where osError == Int(ECONNREFUSED):
@@ -304,9 +306,9 @@ extension Duration {
         Double(components.seconds) + Double(components.attoseconds) * 1e-18
     }
 
-    /// "10 s", "0.3 s".
+    /// "10 s", "0.3 s" (to the millisecond).
     var secondsText: String {
-        let seconds = inSeconds
-        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+        let milliseconds = (inSeconds * 1000).rounded()
+        return milliseconds.truncatingRemainder(dividingBy: 1000) == 0 ? "\(Int(milliseconds / 1000)) s" : "\(milliseconds / 1000) s"
     }
 }

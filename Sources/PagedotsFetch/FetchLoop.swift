@@ -29,9 +29,7 @@ final class FetchLoop {
                 admit(submission)
             }
             for flight in scheduler.takeExpired(now: now) {
-                deliver(flight, .failure(FetchFailure(
-                    .timeout, message: "\(flight.host): no free slot within \(policy.totalTimeout.secondsText) (the fetch's time ran out)"
-                )), now: now)
+                deliver(flight, .failure(.timedOut(flight.host, budget: policy.totalTimeout, "waiting for a free slot")), now: now)
             }
             for id in scheduler.startNext() {
                 startHop(of: id, now: now)
@@ -69,7 +67,7 @@ final class FetchLoop {
     private func startHop(of id: Int, now: ContinuousClock.Instant) {
         guard let flight = scheduler.flights[id], let timeLeft = scheduler.timeLeft(id, now: now) else { return }
         guard timeLeft > .zero else {
-            end(id, .failure(FetchFailure(.timeout, message: "\(flight.host): the fetch's \(policy.totalTimeout.secondsText) ran out")))
+            end(id, .failure(.timedOut(flight.host, budget: policy.totalTimeout, "before a redirect's request")))
             return
         }
         do throws(FetchFailure) {

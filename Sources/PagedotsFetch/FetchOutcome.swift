@@ -130,4 +130,9 @@ public struct FetchFailure: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    /// The fetch's time, `budget` in all, ran out while `doing` something.
+    static func timedOut(_ host: String, budget: Duration, _ doing: String) -> FetchFailure {
+        FetchFailure(.timeout, message: "\(host): timed out after \(budget.secondsText) \(doing)")
+    }
 }

@@ -45,11 +45,16 @@ public struct FetchPolicy: Sendable {
         self.followsRedirect = followsRedirect
     }
 
+    /// The timeouts a policy may set.
+    static let timeouts: ClosedRange<Duration> = Duration.milliseconds(1)...Duration.seconds(86400)
+
     /// Why this policy cannot be used, or nil.
     var problem: String? {
         if maxBytes < 0 { return "maxBytes must not be negative" }
         if maxRedirects < 0 { return "maxRedirects must not be negative" }
-        if connectTimeout <= .zero || totalTimeout <= .zero { return "timeouts must be positive" }
+        if !Self.timeouts.contains(connectTimeout) || !Self.timeouts.contains(totalTimeout) {
+            return "timeouts must be between 1 ms and a day"
+        }
         if !isHeaderValue(userAgent) { return "the User-Agent has a line break or NUL in it" }
         if !isHeaderValue(accept) { return "the Accept header has a line break or NUL in it" }
         return nil

@@ -54,6 +54,7 @@ struct FetcherLimitTests {
         origin.respond(to: "/never", with: .never)
         let outcome = try #require(try fetchOnce(origin.url("/never"), policy: testPolicy(totalTimeout: .milliseconds(300))))
         #expect(outcome.failure?.kind == .timeout)
+        #expect(outcome.failure?.message == "127.0.0.1: timed out after 0.3 s waiting for the answer")
         #expect(origin.requests.count == 1)
     }
 

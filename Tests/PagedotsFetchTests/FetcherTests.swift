@@ -229,6 +229,7 @@ struct FetcherTests {
     func badConfiguration() {
         #expect(throws: FetcherError.self) { try Fetcher(policy: testPolicy(maxBytes: -1)) }
         #expect(throws: FetcherError.self) { try Fetcher(policy: testPolicy(totalTimeout: .zero)) }
+        #expect(throws: FetcherError.self) { try Fetcher(policy: testPolicy(totalTimeout: .seconds(Int64.max))) }
         #expect(throws: FetcherError.self) { try Fetcher(limits: FetchLimits(maxConnectionsPerHost: 0), policy: testPolicy()) }
         var policy = testPolicy()
         policy.userAgent = "pagedots\r\nX-Evil: 1"
