@@ -8,7 +8,8 @@ import PackageDescription
 // HTTPServer (generic HTTP/1.1 over epoll) → PagedotsService (routes, cache, metrics) →
 // pagedots (the executable). Uploads come in through MultipartFormData (bodies → parts) and
 // PagedotsDecode (PNG, JPEG, GIF, WebP, HEIC, AVIF → pixels, with libpng and libjpeg-turbo behind
-// CImageCodecs, giflib, libwebp and libheif).
+// CImageCodecs, giflib, libwebp and libheif). PagedotsFetch (URLs → bytes, on libcurl behind
+// CCurl) fetches slides for the service.
 let package = Package(
     name: "pagedots",
     products: [
@@ -28,6 +29,8 @@ let package = Package(
         // giflib ships no pkg-config file on every distribution: the header is in /usr/include.
         .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CImageQuant", pkgConfig: "imagequant", providers: [.apt(["libimagequant-dev"])]),
+        // libcurl, with typed wrappers for its variadic setopt and getinfo (Swift cannot call variadic C).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // libpng and libjpeg-turbo, each behind a C wrapper: their errors longjmp, which must not cross Swift frames.
         .target(name: "CImageCodecs", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
@@ -46,6 +49,9 @@ let package = Package(
         .target(name: "PagedotsGIF", dependencies: ["PagedotsPixels", "CGif", "CImageQuant"]),
         .target(name: "PagedotsDecode", dependencies: ["CImageCodecs", "CGif", "CWebP", "CHeif"]),
         .target(name: "MultipartFormData"),
+        // A bounded HTTP(S) GET client on libcurl's multi interface: address checks on every
+        // connection, redirects asked of the caller, size and time limits, single flight.
+        .target(name: "PagedotsFetch", dependencies: ["CCurl", "Locking"]),
         .target(name: "HTTPServer", dependencies: ["Locking", "CLinux"]),
         .target(
             name: "PagedotsService",
@@ -59,7 +65,7 @@ let package = Package(
         .executableTarget(name: "pagedots-bench", dependencies: ["PagedotsService", "PagedotsPixels", "PagedotsGIF", "CCairo"]),
 
         // Test-only helpers shared by the test targets (a PNG decoder, a GIF reader on giflib, image
-        // comparison, the real binary as a server, an HTTP client).
+        // comparison, the real binary as a server, an HTTP client, a scripted loopback origin).
         .target(name: "TestSupport", dependencies: ["CZlib", "CGif"], path: "Tests/TestSupport"),
         .testTarget(name: "PagedotsCoreTests", dependencies: ["PagedotsCore"]),
         .testTarget(
@@ -73,6 +79,7 @@ let package = Package(
         .testTarget(name: "PagedotsGIFTests", dependencies: ["PagedotsGIF", "PagedotsPixels", "TestSupport", "CGif"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Locking", "TestSupport"]),
         .testTarget(name: "MultipartFormDataTests", dependencies: ["MultipartFormData"]),
+        .testTarget(name: "PagedotsFetchTests", dependencies: ["PagedotsFetch", "Locking", "TestSupport"]),
         .testTarget(name: "PagedotsDecodeTests", dependencies: ["PagedotsDecode", "TestSupport"]),
         .testTarget(name: "PagedotsServiceTests", dependencies: ["PagedotsService", "Locking", "TestSupport"]),
     ],
