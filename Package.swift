@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "PagedotsPixels"),
         .target(name: "PagedotsRender", dependencies: ["PagedotsCore", "PagedotsPixels", "CCairo", "CPango"]),
         .target(name: "PagedotsPNG", dependencies: ["PagedotsPixels", "CZlib"]),
-        .target(name: "PagedotsGIF", dependencies: ["PagedotsPixels", "CGif", "CImageQuant"]),
+        .target(name: "PagedotsGIF", dependencies: ["PagedotsPixels", "CImageQuant"]),
         .target(name: "PagedotsDecode", dependencies: ["CImageCodecs", "CGif"]),
         .target(name: "MultipartFormData"),
         .target(name: "HTTPServer", dependencies: ["Locking", "CLinux"]),
