@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "PagedotsPixels"),
         .target(name: "PagedotsRender", dependencies: ["PagedotsCore", "PagedotsPixels", "CCairo", "CPango"]),
         .target(name: "PagedotsPNG", dependencies: ["PagedotsPixels", "CZlib"]),
-        .target(name: "PagedotsGIF", dependencies: ["PagedotsPixels", "CGif", "CImageQuant"]),
+        .target(name: "PagedotsGIF", dependencies: ["PagedotsPixels", "CImageQuant"]),
         .target(name: "PagedotsDecode", dependencies: ["CImageCodecs", "CGif", "CWebP", "CHeif"]),
         .target(name: "MultipartFormData"),
         // A bounded HTTP(S) GET client on libcurl's multi interface: address checks on every

@@ -3,7 +3,10 @@ import PagedotsPixels
 /// Writes the frames that `FrameDiffer` plans into a `GIFFileWriter`: each
 /// frame's palette indices, with the global palette or its own, in up to
 /// three variants that differ only in which unchanged pixels become the
-/// transparent index; the file keeps whichever compresses smallest.
+/// transparent index; the file keeps whichever compresses smallest. With a
+/// `QuantizerSettings.lossy` level, every variant is compressed lossily
+/// (`LossyMatching`), and what the writer notes of the screen is what the
+/// kept variant's data decodes to.
 final class FrameWriter {
     /// GIF delays are 16-bit hundredths of a second.
     static let maxDelayCentiseconds = 65535
@@ -31,12 +34,13 @@ final class FrameWriter {
     private var colorIndices = [UInt8](repeating: 0, count: ColorTable.paletteCapacity)
     /// Which frames repeat an earlier one's pixels.
     private let repeats: PatchRepeats
-    /// The image (descriptor, palette and LZW data, as giflib wrote it) that
-    /// won for each frame that a later one repeats, by frame number, so that
-    /// the repeat (each move between two neighbouring pages draws the same
-    /// pixels, only elsewhere) costs a copy: the same pixels on the same
-    /// palette give the same indices, candidates and winner, and only the
-    /// position differs.
+    /// The image (descriptor, palette and LZW data) that won for each frame
+    /// that a later one repeats, by frame number, so that the repeat (each
+    /// move between two neighbouring pages draws the same pixels, only
+    /// elsewhere) costs a copy: the same pixels on the same palette give the
+    /// same indices, candidates and winner, and only the position differs.
+    /// An image that lossy compression changed is not remembered: where
+    /// its pixels may change depends on where it lies (`exactPixels`).
     private var images: [Int: RememberedImage] = [:]
 
     /// A frame's winning image, to write again elsewhere.
@@ -51,12 +55,19 @@ final class FrameWriter {
         var bytes: [UInt8]
     }
 
-    /// How frames of more than 256 colours are quantised.
+    /// How frames of more than 256 colours are quantised, and whether
+    /// images are compressed lossily.
     private let quantizing: QuantizerSettings
+    /// The global palette's colours, padded to its table's size (empty without one).
+    private let globalColors: [UInt32]
+    /// With lossy compression: per pixel of the frame being written, whether
+    /// it must keep its index (it is not drawn anew, or lies in a protected
+    /// rectangle). Reused from frame to frame.
+    private var exactPixels: [Bool] = []
     /// The canvas: the first frame's rectangle, which covers it.
     private var canvas = PixelRect.empty
-    /// What the screen shows where quantised frames drew, from the first
-    /// one on, while every frame keeps its rectangle (`ShownColors`).
+    /// What the screen shows where quantised or lossy frames drew, from the
+    /// first one on, while every frame keeps its rectangle (`ShownColors`).
     private var shown: ShownColors?
     /// False once a frame is cleared after it shows: kept pixels then stay transparent.
     private var tracksShown = true
@@ -67,6 +78,7 @@ final class FrameWriter {
         self.repeats = repeats
         self.plan = plan
         self.isStill = isStill
+        globalColors = plan.global.map { $0.colors.colors + repeatElement(0, count: Self.tableSize($0.entryCount) - $0.colors.count) } ?? []
     }
 
     /// The ways to write a frame, by which unchanged (kept) pixels become
@@ -122,6 +134,10 @@ final class FrameWriter {
             tracksShown = false
             shown = nil
         }
+        if quantizing.loss > 0 && tracksShown && shown == nil {
+            // Lossy frames leave colours other than the exact ones on screen.
+            shown = ShownColors(width: canvas.width, height: canvas.height)
+        }
         let onGlobal = plan.framesOnGlobal.indices.contains(number) && plan.framesOnGlobal[number]
         frameNumber += 1
         // A still shows for good: its delay means nothing.
@@ -134,6 +150,9 @@ final class FrameWriter {
             shown?.recordCopy(of: patch)
             writeHolds(patch, delays: delays, onGlobal: image.onGlobal)
             return
+        }
+        if quantizing.loss > 0 {
+            markExactPixels(of: patch)
         }
         let colors = colors ?? reader.read(patch)
         var palette = onGlobal ? plan.global : nil
@@ -160,22 +179,35 @@ final class FrameWriter {
         }
         let candidates = candidates(for: patch, undrawnRuns: colors.undrawnRuns, indexing: indexing)
         var imageSizes = [Int](repeating: 0, count: candidates.count)
+        var changedByLoss = [Bool](repeating: false, count: candidates.count)
+        /// A candidate's palette of its own (nil on the global one), and the colours its indices stand for.
+        func paletteColors(of candidate: Candidate) -> (local: [UInt32]?, byIndex: [UInt32]) {
+            guard palette == nil else { return (nil, globalColors) }
+            let local = frameColors.colors + (candidate.usesTransparentIndex ? [0] : [])
+            return (local, local)
+        }
         let winner = file.appendSmallest(of: candidates.count) { number in
             let candidate = candidates[number]
             let transparent = candidate.usesTransparentIndex ? indexing.transparentIndex : nil
             appendGraphicControl(delay: delays[0], disposal: disposal, transparentIndex: transparent)
-            let colors = palette == nil ? frameColors.colors + (candidate.usesTransparentIndex ? [0] : []) : nil
+            let colors = paletteColors(of: candidate)
+            let lossy = lossyMatching(colors: colors.byIndex, transparentIndex: transparent)
             let start = file.byteCount
-            file.appendImage(rect: patch.rect, localColors: colors, localSize: Self.tableSize(colors?.count ?? 0),
-                             codeBits: Self.bitWidth(candidate.maxIndex), indices: indices(of: candidate.variant))
+            withIndices(of: candidate.variant) { indices in
+                changedByLoss[number] = file.appendImage(
+                    rect: patch.rect, localColors: colors.local, localSize: Self.tableSize(colors.local?.count ?? 0),
+                    codeBits: Self.bitWidth(candidate.maxIndex), indices: &indices, lossy: lossy
+                )
+            }
             imageSizes[number] = file.byteCount - start
         }
+        let transparent = candidates[winner].usesTransparentIndex ? indexing.transparentIndex : nil
         if shown != nil {
-            let transparent = candidates[winner].usesTransparentIndex ? indexing.transparentIndex : nil
-            shown?.record(indices(of: candidates[winner].variant), in: patch.rect, transparentIndex: transparent, palette: nil)
+            // Exact indices show exact colours; lossy ones, their palette's.
+            let colors = quantizing.loss > 0 ? paletteColors(of: candidates[winner]).byIndex : nil
+            shown?.record(indices(of: candidates[winner].variant), in: patch.rect, transparentIndex: transparent, palette: colors)
         }
-        if repeats.isRepeated(number) {
-            let transparent = candidates[winner].usesTransparentIndex ? indexing.transparentIndex : nil
+        if repeats.isRepeated(number) && !changedByLoss[winner] {
             images[number] = RememberedImage(
                 transparentIndex: transparent, plannedOnGlobal: onGlobal, onGlobal: palette != nil, bytes: file.lastBytes(imageSizes[winner])
             )
@@ -321,6 +353,41 @@ final class FrameWriter {
         }
     }
 
+    /// Runs `body` on the buffer of `variant`'s indices, in place.
+    private func withIndices<Result>(of variant: Variant, _ body: (inout [UInt8]) -> Result) -> Result {
+        switch variant {
+        case .simple: body(&simple)
+        case .runs: body(&runs)
+        case .hidden: body(&hidden)
+        }
+    }
+
+    /// Marks in `exactPixels` the pixels of `patch` that lossy compression
+    /// must leave as they are: those it does not draw anew (kept pixels
+    /// written in the colour they show must stay that colour, or the
+    /// screen would change where the frame keeps it), and those in the
+    /// protected rectangles.
+    private func markExactPixels(of patch: FramePatch) {
+        exactPixels.removeAll(keepingCapacity: true)
+        exactPixels.append(contentsOf: patch.pixels.lazy.map { !$0.mustDraw })
+        let rect = patch.rect
+        for protected in quantizing.protectedRects {
+            let inside = protected.intersection(rect)
+            guard !inside.isEmpty else { continue }
+            for row in inside.y..<inside.maxY {
+                let start = (row - rect.y) * rect.width + inside.x - rect.x
+                exactPixels.replaceSubrange(start..<start + inside.width, with: repeatElement(true, count: inside.width))
+            }
+        }
+    }
+
+    /// How the frame's image with `colors` (per index) and `transparentIndex`
+    /// is compressed lossily, or nil when the settings ask for no loss.
+    private func lossyMatching(colors: [UInt32], transparentIndex: Int?) -> LossyMatching? {
+        guard quantizing.loss > 0 else { return nil }
+        return LossyMatching(loss: quantizing.loss, colors: colors, transparentIndex: transparentIndex, exactPixels: exactPixels)
+    }
+
     /// Runs `body` on `buffer` made `count` long (its old contents are not
     /// kept), reusing its storage.
     @discardableResult
@@ -344,12 +411,13 @@ final class FrameWriter {
            let filled = shown?.filling(result.indices, of: patch, palette: result.colors, transparentIndex: transparentIndex) {
             variants.append(filled)
         }
+        let lossy = lossyMatching(colors: result.colors, transparentIndex: result.transparentIndex)
         let winner = file.appendSmallest(of: variants.count) { number in
             if !isStill || result.transparentIndex != nil {
                 file.appendGraphicControl(delayCentiseconds: delay, disposal: disposal, transparentIndex: result.transparentIndex)
             }
             file.appendImage(rect: patch.rect, localColors: result.colors, localSize: Self.tableSize(result.colors.count),
-                             codeBits: 0, indices: variants[number])
+                             codeBits: 0, indices: &variants[number], lossy: lossy)
         }
         shown?.record(variants[winner], in: patch.rect, transparentIndex: result.transparentIndex, palette: result.colors)
     }
@@ -359,8 +427,8 @@ final class FrameWriter {
     private func writeHolds(_ patch: FramePatch, delays: [Int], onGlobal: Bool) {
         for (number, delay) in delays.enumerated().dropFirst() {
             file.appendGraphicControl(delayCentiseconds: delay, disposal: number == delays.count - 1 ? patch.disposal : .keep, transparentIndex: 0)
-            let indices = [UInt8](repeating: 0, count: patch.rect.area)
-            file.appendImage(rect: patch.rect, localColors: onGlobal ? nil : [0, 0], localSize: 2, codeBits: 2, indices: indices)
+            var indices = [UInt8](repeating: 0, count: patch.rect.area)
+            file.appendImage(rect: patch.rect, localColors: onGlobal ? nil : [0, 0], localSize: 2, codeBits: 2, indices: &indices)
         }
     }
 

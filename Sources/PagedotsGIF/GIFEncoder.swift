@@ -7,8 +7,9 @@ import PagedotsPixels
 /// rectangle that changed, with the transparent index where that makes it
 /// smaller; one global palette serves every frame when their colours fit,
 /// otherwise each frame has its own (quantised when it alone has more than
-/// 256 colours). giflib compresses and frames the file. docs/gif.md has the
-/// details.
+/// 256 colours). The file is written here, LZW data and all
+/// (`GIFFileWriter`, `LZWCompressor`), lossily when the settings say so.
+/// docs/gif.md has the details.
 public final class GIFEncoder {
     /// How many patch pixels (4 bytes each, and a byte of colour code for a
     /// frame that repeats none before it) the first pass may keep, for
@@ -27,15 +28,17 @@ public final class GIFEncoder {
     /// when the encoding ends. (Tests allow 0, to compare with the files
     /// written without.)
     let budget: CacheBudget
-    /// How a frame with more than 256 colours is quantised.
+    /// How a frame with more than 256 colours is quantised, and how lossy
+    /// the images' LZW data may be.
     let quantizing: QuantizerSettings
     /// The LZW compressor of every image this encoder writes.
     private let lzw = LZWCompressor()
 
     /// An encoder whose frames of more than 256 colours are quantised as
     /// `quantizing` says (`.flat` for indicator art, `.photographic` for
-    /// carousel slides), and whose caches of repeated work take their
-    /// memory from `budget` (one of its own when none is given).
+    /// carousel slides), lossy too if it says so (`QuantizerSettings.lossy`,
+    /// `protecting`, `limitingColors`), and whose caches of repeated work
+    /// take their memory from `budget` (one of its own when none is given).
     public init(quantizing: QuantizerSettings = .flat, budget: CacheBudget = CacheBudget()) {
         self.quantizing = quantizing
         self.budget = budget

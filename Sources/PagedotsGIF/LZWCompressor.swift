@@ -1,6 +1,8 @@
 /// GIF's LZW compression of one image's palette indices: the same codes,
 /// code widths and table clears as giflib's encoder (`EGifCompressLine`),
-/// so the same bytes, from a table that is quicker to search.
+/// so the same bytes, from a table that is quicker to search; or, given a
+/// `LossyMatching`, lossy compression in the way of gifsicle's `--lossy`
+/// (`compressLossy`).
 ///
 /// giflib keys its string table by `prefix << 8 | index` in 8192 slots
 /// hashed by `(key >> 12) ^ key`, which puts neighbouring prefixes in
@@ -14,6 +16,9 @@ final class LZWCompressor {
     /// The largest code GIF allows (12 bits): when the next code would be
     /// this one, giflib sends a clear code instead of adding it.
     private static let maxCode = 4095
+    /// The fewest codes written between two clear codes: with 8-bit
+    /// indices, the table's entries are codes 258…4094, one per code written.
+    private static let codesPerClear = maxCode - (1 << 8 + 2)
     /// Slots of the table, as a power of two: the entries a table holds
     /// (at most 4089, with 2-bit indices) take at most half of them, so
     /// probes stay short.
@@ -25,6 +30,8 @@ final class LZWCompressor {
     /// earlier generation is empty.
     private let slots: UnsafeMutablePointer<UInt64>
     private var generation: UInt64 = 1
+    /// The string table as a tree, for the lossy search (made at its first use).
+    private lazy var tree = StringTree()
 
     init() {
         slots = .allocate(capacity: 1 << Self.slotBits)
@@ -40,12 +47,38 @@ final class LZWCompressor {
     /// bytes, and the empty block that ends them. Every index must fit in
     /// `codeBits` bits.
     func compress(_ indices: UnsafeBufferPointer<UInt8>, codeBits: Int, into file: inout [UInt8]) {
+        Self.writeCodes(count: indices.count, codeBits: codeBits, into: &file) { bits, rootBits in
+            encode(indices, rootBits: rootBits, into: &bits)
+        }
+    }
+
+    /// Appends the image data of `indices` as `compress` does, but where
+    /// `matching` allows, a string of the table is written for pixels whose
+    /// indices it only comes close to (see `LossyMatching`), and replaces
+    /// each index by the one written, which is what a decoder reads back.
+    /// Returns whether any index changed. With a threshold of 0 nothing
+    /// changes and the bytes are `compress`'s.
+    @discardableResult
+    func compressLossy(_ indices: UnsafeMutableBufferPointer<UInt8>, codeBits: Int, matching: LossyMatching, into file: inout [UInt8]) -> Bool {
+        guard matching.threshold > 0 else {
+            compress(UnsafeBufferPointer(indices), codeBits: codeBits, into: &file)
+            return false
+        }
+        var changed = false
+        Self.writeCodes(count: indices.count, codeBits: codeBits, into: &file) { bits, rootBits in
+            changed = encodeLossy(indices, rootBits: rootBits, matching: matching, into: &bits)
+        }
+        return changed
+    }
+
+    /// Appends the minimum code size and then the codes that `encode` puts
+    /// into a `CodeWriter`, in sub-blocks, for an image of `count` pixels.
+    private static func writeCodes(count: Int, codeBits: Int, into file: inout [UInt8], _ encode: (inout CodeWriter, Int) -> Void) {
         let rootBits = max(codeBits, 2)
-        // At most a code a pixel, a clear code per 3,837 codes or more (the
-        // table's entries from 8-bit indices), the first clear and the end
-        // code, each of at most 12 bits; a length byte per 255 bytes; the
-        // code size and the empty block.
-        let codes = indices.count + indices.count / 3000 + 3
+        // At most a code a pixel, a clear code per `codesPerClear` codes or
+        // more, the first clear and the end code, each of at most 12 bits; a
+        // length byte per 255 bytes; the code size and the empty block.
+        let codes = count + count / codesPerClear + 3
         let dataBytes = (codes * 12 + 7) / 8
         let bound = dataBytes + dataBytes / 255 + 4
         let start = file.count
@@ -53,7 +86,7 @@ final class LZWCompressor {
         let written = file.withUnsafeMutableBufferPointer { buffer in
             var bits = CodeWriter(buffer: UnsafeMutableBufferPointer(rebasing: buffer[start...]))
             bits.appendByte(UInt8(rootBits))
-            encode(indices, rootBits: rootBits, into: &bits)
+            encode(&bits, rootBits)
             return bits.finish()
         }
         file.removeLast(bound - written)
@@ -108,6 +141,39 @@ final class LZWCompressor {
         }
         bits.put(prefix, nextCode: nextCode)
         bits.put(endCode, nextCode: nextCode)
+    }
+
+    /// The LZW codes of `indices` as `encode` writes them, each code the
+    /// string of the table that `StringTree.longestMatch` finds from the
+    /// next pixel on, within `matching`'s threshold, its indices written
+    /// back over the pixels it stands for. Returns whether any changed.
+    private func encodeLossy(_ indices: UnsafeMutableBufferPointer<UInt8>, rootBits: Int, matching: LossyMatching, into bits: inout CodeWriter) -> Bool {
+        let clearCode = 1 << rootBits
+        let endCode = clearCode + 1
+        bits.startCodes(width: rootBits + 1)
+        var nextCode = endCode + 1
+        tree.clear(roots: clearCode)
+        bits.put(clearCode, nextCode: nextCode)
+        var changed = false
+        var position = 0
+        while position < indices.count {
+            let match = tree.longestMatch(in: indices, from: position, matching: matching)
+            bits.put(match.code, nextCode: nextCode)
+            changed = tree.writeString(of: match.code, endingBefore: match.end, startingAt: position, into: indices) || changed
+            position = match.end
+            guard position < indices.count else { break }
+            if nextCode >= Self.maxCode {
+                bits.put(clearCode, nextCode: nextCode)
+                nextCode = endCode + 1
+                bits.startCodes(width: rootBits + 1)
+                tree.clear(roots: clearCode)
+            } else {
+                tree.add(nextCode, extending: match.code, with: indices[position])
+                nextCode += 1
+            }
+        }
+        bits.put(endCode, nextCode: nextCode)
+        return changed
     }
 
     /// Empties the table by moving to the next generation (clearing the

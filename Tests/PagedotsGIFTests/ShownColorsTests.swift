@@ -56,8 +56,9 @@ struct ShownColorsTests {
         #expect(shown.filling([1, 1], of: patch, palette: [0x00_00FF, 0, 0x22_2222], transparentIndex: 1) == [1, 2])
     }
 
-    @Test("a photograph pushed across the canvas plays back: every pixel the input keeps shows what it showed")
-    func pushedPhotographPlaysBack() throws {
+    @Test("a photograph pushed across the canvas plays back: every pixel the input keeps shows what it showed, lossy or not",
+          arguments: [QuantizerSettings.photographic, .photographic.lossy(80), .flat.lossy(200).limitingColors(to: 16)])
+    func pushedPhotographPlaysBack(settings: QuantizerSettings) throws {
         // Noise of thousands of colours on a flat ground, moved 3 pixels a frame.
         let width = 48, height = 24
         var animation = TestAnimation(width: width, height: height)
@@ -71,7 +72,7 @@ struct ShownColorsTests {
                 return [UInt8(truncatingIfNeeded: color), UInt8(truncatingIfNeeded: color >> 8), UInt8(truncatingIfNeeded: color >> 16), 255]
             }
         }
-        let gif = animation.encode(encoder: GIFEncoder(quantizing: .photographic))
+        let gif = animation.encode(encoder: GIFEncoder(quantizing: settings))
         let read = try GIFReader(gif)
         #expect(read.frames.count == 4)
         for number in 1..<read.frames.count {
@@ -82,5 +83,39 @@ struct ShownColorsTests {
             }
             #expect(changed.isEmpty, "frame \(number): \(changed.count) kept pixels changed on screen")
         }
+    }
+}
+
+@Suite("Kept pixels after a lossy frame")
+struct LossyShownColorsTests {
+    @Test("two close greys at random, lossy; then the first grey drawn over the second, between noise: kept pixels show what the lossy frame left")
+    func keptAfterLossyFrame() throws {
+        let (width, height) = (60, 20)
+        let first: [UInt8] = [128, 128, 128, 255], second: [UInt8] = [132, 132, 132, 255]
+        var random = SplitMix64(seed: 9)
+        let isFirst = (0..<(width * height)).map { _ in random.next() % 2 == 0 }
+        let noise = (0..<(width * height)).map { _ in random.next() }
+        var animation = TestAnimation(width: width, height: height)
+        // Lossy compression writes many of the greys as the other one.
+        animation.append { x, y in x < 10 || x >= width - 10 ? [255, 255, 255, 255] : isFirst[y * width + x] ? first : second }
+        // Noise of 400 colours at both ends: the frame is quantised. Between them, the second grey becomes the first, which the
+        // frame then draws in runs that go on over the kept pixels if they are written in the colour they show.
+        animation.append { x, y in
+            guard x < 10 || x >= width - 10 else { return first }
+            let bits = noise[y * width + x]
+            return [UInt8(truncatingIfNeeded: bits), UInt8(truncatingIfNeeded: bits >> 8), UInt8(truncatingIfNeeded: bits >> 16), 255]
+        }
+        let frames = FrameList(width: width, height: height, count: 2) { animation.frames[$0] }
+        let gif = GIFEncoder(quantizing: QuantizerSettings.photographic.lossy(200))
+            .encode(frames, plays: 0, matte: (255, 255, 255), exactColors: [0x80_8080, 0x84_8484])
+        let read = try GIFReader(gif)
+        #expect(read.frames.count == 2)
+        let before = read.frames[0].canvas, after = read.frames[1].canvas
+        #expect(before != TestAnimation.composite(animation.frames[0].pixels, over: (255, 255, 255)), "the first frame is lossy")
+        var changed = 0
+        for pixel in 0..<width * height where isFirst[pixel] && (10..<width - 10).contains(pixel % width) {
+            changed += before[4 * pixel..<4 * pixel + 4] == after[4 * pixel..<4 * pixel + 4] ? 0 : 1
+        }
+        #expect(changed == 0, "\(changed) kept pixels changed on screen")
     }
 }
