@@ -18,15 +18,16 @@ public enum IPAddress: Hashable, Sendable {
 
     /// The address as a URL's host would denote it: an IPv6 address (RFC 4291
     /// text, with or without brackets; zone ids refused), or an IPv4 address
-    /// in any notation the WHATWG URL parser accepts (`127.0.0.1`, `127.1`,
-    /// `2130706433`, `0x7f.1`, `0177.0.0.1`, a trailing dot); nil when the
-    /// text is neither, or a number out of range.
+    /// (without brackets) in any notation the WHATWG URL parser accepts
+    /// (`127.0.0.1`, `127.1`, `2130706433`, `0x7f.1`, `0177.0.0.1`, a
+    /// trailing dot); nil when the text is neither, or a number out of range.
     public init?(_ text: some StringProtocol) {
         var bytes = Array(text.utf8)[...]
-        if bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") {
+        let bracketed = bytes.first == UInt8(ascii: "[") && bytes.last == UInt8(ascii: "]")
+        if bracketed {
             bytes = bytes.dropFirst().dropLast()
         }
-        if bytes.contains(UInt8(ascii: ":")) {
+        if bracketed || bytes.contains(UInt8(ascii: ":")) {
             guard let value = Self.parseIPv6(bytes) else { return nil }
             self = .v6(value)
         } else {
