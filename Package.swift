@@ -57,7 +57,7 @@ let package = Package(
             name: "PagedotsService",
             dependencies: [
                 "PagedotsCore", "PagedotsPixels", "PagedotsRender", "PagedotsPNG", "PagedotsGIF", "PagedotsDecode", "MultipartFormData",
-                "HTTPServer", "Locking", "CGLib", "CZlib", "CLinux",
+                "PagedotsFetch", "HTTPServer", "Locking", "CGLib", "CZlib", "CLinux",
             ]
         ),
         .executableTarget(name: "pagedots", dependencies: ["PagedotsService"]),

@@ -280,7 +280,7 @@ def main():
         file.write("hello\n")
     status, _, body = post("/carousel.gif", [PHOTOS[0], text])
     check(f"a part that is no image: 415 ({body.decode(errors='replace').strip()})",
-          status == 415 and body == b"slide 2: not a PNG, JPEG or GIF\n")
+          status == 415 and body == b"slide 2: not a PNG, JPEG, GIF, WebP, HEIC or AVIF\n")
 
 
 main()

@@ -7,6 +7,9 @@ public struct CarouselRequest: Hashable, Sendable {
     /// Frames the carousel writes at most (its timeline's, before drawings
     /// that come out equal are merged).
     public var frameCount: Int
+    /// Whether its current page follows the clock (`start` and `every`): its
+    /// URL draws another image when the page changes.
+    public var isTimed = false
 
     /// Pixels the carousel writes, width × height × frames: what drawing it costs.
     public var pixelFrames: Int { layout.width * layout.height * frameCount }
@@ -107,7 +110,9 @@ public enum CarouselQuery {
         let layout = try CarouselLayout(spec)
         let frameCount = CarouselTimeline(spec: spec).frames().count
         try layout.check(frames: frameCount)
-        return CarouselRequest(spec: spec, layout: layout, ignoredParameters: pairs.ignored, frameCount: frameCount)
+        return CarouselRequest(
+            spec: spec, layout: layout, ignoredParameters: pairs.ignored, frameCount: frameCount, isTimed: builder.calendarPosition != nil
+        )
     }
 
     /// The dwell of each of `pages` pages of a carousel whose frames last

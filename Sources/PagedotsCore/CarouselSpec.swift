@@ -38,6 +38,10 @@ public struct CarouselSpec: Hashable, Sendable {
     public var scale: Double
     /// The most bytes the GIF may have (`budget`), if any.
     public var budget: Int?
+    /// With `fade` or `push`: how many in-between pictures of the slides a
+    /// change shows at most (a lighter carousel's; the indicator still moves
+    /// at `fps`); nil for one a frame.
+    public var slideSteps: Int?
 
     public init(
         indicator: IndicatorSpec, composition: CarouselComposition = CarouselComposition(), transition: Int? = nil, source: CarouselSource,
@@ -179,7 +183,7 @@ public struct CarouselLayout: Hashable, Sendable {
     }
 
     /// The indicator's image size in points, as the renderer sizes its canvas.
-    static func indicatorPoints(_ spec: IndicatorSpec) -> PointSize {
+    public static func indicatorPoints(_ spec: IndicatorSpec) -> PointSize {
         let fitted = IndicatorLayout.fittedSize(of: spec)
         return PointSize(width: spec.width ?? fitted.width, height: spec.height ?? fitted.height)
     }

@@ -84,17 +84,40 @@ public struct CarouselTimeline: Sendable {
             let page = (indicatorSpec.current + offset) % indicatorSpec.pages
             let next = (page + 1) % indicatorSpec.pages
             for sample in indicator.samples(onPage: page, layout: layout, changeWindow: window) {
-                let slides: SlideView = if sample.change >= 1 {
+                let progress = Self.step(sample.change, steps: spec.slideSteps)
+                let slides: SlideView = if progress >= 1 {
                     .slide(next)
-                } else if sample.change <= 0 || change == .cut {
+                } else if progress <= 0 || change == .cut {
                     .slide(page)
                 } else {
-                    .change(from: page, to: next, progress: sample.change)
+                    .change(from: page, to: next, progress: progress)
                 }
                 Self.append(CarouselFrame(slides: slides, indicator: sample.frame.moment, delay: sample.frame.delay), to: &frames)
             }
         }
         return frames
+    }
+
+    /// How many in-between pictures of the slides one change shows at
+    /// most, at `fps` (`slideSteps` lowers it): 0 with `cut`, or a carousel GIF.
+    public var slideSteps: Int {
+        guard case .slides = spec.source, spec.composition.change != .cut else { return 0 }
+        let layout = IndicatorLayout.layout(for: spec.indicator)
+        let pages = spec.indicator.pages
+        return (0..<pages).map { page in
+            Set(indicator.samples(onPage: page, layout: layout, changeWindow: spec.transition).map {
+                Self.step($0.change, steps: spec.slideSteps)
+            }.filter { $0 > 0 && $0 < 1 }).count
+        }.max() ?? 0
+    }
+
+    /// A change's progress (strictly between 0 and 1: part way) at most
+    /// `steps` levels, `1/(steps+1)` apart, the nearest taken; the ends and
+    /// every progress without `steps` as they are.
+    static func step(_ progress: Double, steps: Int?) -> Double {
+        guard let steps, progress > 0, progress < 1 else { return progress }
+        let levels = Double(steps + 1)
+        return min(max((progress * levels).rounded(), 0), Double(steps)) / levels
     }
 
     /// The frames of a carousel GIF whose frames last `delays` ms, split where the indicator's frames change.

@@ -49,7 +49,7 @@ public enum ImageLimits {
     }
 
     /// `4194304` as `4,194,304`.
-    static func grouped(_ number: Int) -> String {
+    public static func grouped(_ number: Int) -> String {
         var digits = Array(String(number))
         for index in stride(from: digits.count - 3, to: 0, by: -3) {
             digits.insert(",", at: index)

@@ -60,6 +60,9 @@ public enum ImageKind: String, Sendable, CaseIterable {
     /// `image/avif`: for an upload form's `accept` and an API's description.
     public var mediaType: String { "image/" + rawValue }
 
+    /// Every kind's media type, as an `Accept` header or a form's `accept` lists them.
+    public static let acceptHeader = allCases.map(\.mediaType).joined(separator: ",")
+
     /// Every kind's name, as a message lists them: `PNG, JPEG, GIF, WebP, HEIC or AVIF`.
     public static let allNames: String = {
         let names = allCases.map(\.name)

@@ -94,26 +94,6 @@ public final class CarouselFrames<Failure: Error>: FrameSource {
         return RGBAFrame(pixels: pixels, delayMilliseconds: frames[index].frame.delay)
     }
 
-    /// The opaque colours that cover most of the indicator's box (its band
-    /// included) in the first frame, most pixels first, each on at least
-    /// 64 pixels, at most `limit` (a photograph under the indicator gives
-    /// few such colours; each one kept costs its palettes an entry): the flat colours of the band and the
-    /// dots, for the GIF encoder to keep exact (`QuantizerSettings.keeping`).
-    /// Asks for frame 0 (ask again from frame 0 after); throws when its slide cannot be read.
-    public func indicatorColors(atMost limit: Int) throws(Failure) -> [UInt32] {
-        let pixels = try frame(at: 0).pixels
-        var counts: [UInt32: Int] = [:]
-        for box in [layout.indicator, layout.band ?? .empty] where !box.isEmpty {
-            for y in box.y..<box.maxY {
-                for x in box.x..<box.maxX where pixels[(y * width + x) * 4 + 3] == 255 {
-                    let offset = (y * width + x) * 4
-                    counts[UInt32(pixels[offset]) | UInt32(pixels[offset + 1]) << 8 | UInt32(pixels[offset + 2]) << 16, default: 0] += 1
-                }
-            }
-        }
-        return counts.filter { $0.value >= 64 }.sorted { ($0.value, $0.key) > ($1.value, $1.key) }.prefix(limit).map(\.key)
-    }
-
     /// A box outside which frame `index` equals frame `index − 1`, when
     /// `frame(at: index)` was the last frame asked for (nil otherwise, and for the first).
     public func changedBox(at index: Int) -> PixelRect? {
@@ -293,4 +273,30 @@ public final class CarouselFrames<Failure: Error>: FrameSource {
 extension Inks {
     /// No inks: every translucent pixel is divided by its alpha.
     static let none = Inks(of: Drawing(size: Size(width: 0, height: 0), background: .transparent, items: []))
+}
+
+extension CarouselLayout {
+    /// The opaque colours that cover most of the indicator's box (its band
+    /// included) in `pixels`, a frame of this layout (the first), most
+    /// pixels first, each on at least 64 pixels, at most `limit` (a
+    /// photograph under the indicator gives few such colours; each one kept
+    /// costs its palettes an entry): the flat colours of the band and the
+    /// dots, for the GIF encoder to keep exact (`QuantizerSettings.keeping`).
+    public func indicatorColors(in pixels: [UInt8], atMost limit: Int) -> [UInt32] {
+        var counts: [UInt32: Int] = [:]
+        for box in protectedBoxes {
+            for y in box.y..<box.maxY {
+                for x in box.x..<box.maxX where pixels[(y * width + x) * 4 + 3] == 255 {
+                    let offset = (y * width + x) * 4
+                    counts[UInt32(pixels[offset]) | UInt32(pixels[offset + 1]) << 8 | UInt32(pixels[offset + 2]) << 16, default: 0] += 1
+                }
+            }
+        }
+        return counts.filter { $0.value >= 64 }.sorted { ($0.value, $0.key) > ($1.value, $1.key) }.prefix(limit).map(\.key)
+    }
+
+    /// The indicator's box and its band: what a lighter GIF never makes lossy.
+    public var protectedBoxes: [PixelRect] {
+        [indicator, band ?? .empty].filter { !$0.isEmpty }
+    }
 }

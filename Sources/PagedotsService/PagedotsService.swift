@@ -1,5 +1,6 @@
 import HTTPServer
 import PagedotsCore
+import PagedotsFetch
 
 /// The pagedots application: routes requests, answers images from the cache
 /// or has them drawn, and serves the health, metrics, page, OpenAPI and
@@ -20,6 +21,8 @@ public final class PagedotsService: HTTPHandler {
     private let clock: @Sendable () -> Int64
     private let zones: any TimeZoneSource
     private let carousels: CarouselRoute
+    /// Problems met away from a request's answer (a URL slide's source), for the error log.
+    let problems = ProblemLog()
 
     /// The observer to give the server, so that `/metrics` sees every response.
     public var observer: any HTTPServerObserver { metrics }
@@ -64,7 +67,8 @@ public final class PagedotsService: HTTPHandler {
                     return nil
                 }
                 return seconds
-            }
+            },
+            urls: URLCarousels(configuration: configuration, cache: cache, metrics: metrics, log: problems)
         )
         // The documents are compressed here, once; tagged, so that a cache
         // that keeps them for their five minutes can revalidate them.
@@ -109,8 +113,9 @@ public final class PagedotsService: HTTPHandler {
         // that was valid) is answered from the cache before its path is read
         // again: a hit costs a lookup, not a parse.
         let url = ImageCache.URLKey(ImageCache.SentURL(path: request.path, query: request.query))
-        if request.method == .get || request.method == .head, let answer = cache.answer(for: url) {
-            Self.send(answer, to: request, responder: responder)
+        let now = clock()
+        if request.method == .get || request.method == .head, let answer = cache.answer(for: url, now: now) {
+            Self.send(answer, to: request, responder: responder, now: now)
             return .hit
         }
         // A path that is not listed is 404 whatever the method; a listed one
@@ -203,9 +208,9 @@ public final class PagedotsService: HTTPHandler {
             guard let image else {
                 return responder.send(ServiceError.overloaded.response(route: .indicator))
             }
-            Self.send(ImageCache.Answer(image: image, extraHeaders: extraHeaders), to: request, responder: responder)
+            Self.send(ImageCache.Answer(image: image, extraHeaders: extraHeaders), to: request, responder: responder, now: 0)
         }
-        let key = ImageCache.Key(parsed.spec)
+        let key = ImageCache.Key(.indicator(parsed.spec))
         // Only a request that would have its image drawn takes tokens from its client: what drawing it costs.
         let client = missLimiter == nil ? nil : trustedProxies.client(of: request)
         var retryAfter: Int?
@@ -247,9 +252,10 @@ public final class PagedotsService: HTTPHandler {
     }
 
     /// Sends a cached image to `request`: in the coding it accepts, `200`, or
-    /// `304` when its `If-None-Match` names that variant.
-    private static func send(_ answer: ImageCache.Answer, to request: HTTPRequest, responder: HTTPResponder) {
-        responder.send(answer.image.responses.response(to: request), extraHeaders: answer.extraHeaders)
+    /// `304` when its `If-None-Match` names that variant, with the headers
+    /// of its URL at `now` (seconds since 1970).
+    static func send(_ answer: ImageCache.Answer, to request: HTTPRequest, responder: HTTPResponder, now: Int64) {
+        responder.send(answer.image.responses.response(to: request), extraHeaders: answer.headers(now: now))
     }
 
     private static func text(_ text: String, route: Route, contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {

@@ -54,6 +54,33 @@ struct CarouselTimelineTests {
         }
     }
 
+    @Test("slideSteps: a change shows at most that many in-between pictures, the indicator's frames and the timing unchanged",
+          arguments: ["change=fade", "change=push&style=pill", "change=fade&effect=none"])
+    func fewerSteps(query: String) throws {
+        let spec = try parsedCarousel(query, source: slides(3)).spec
+        let natural = CarouselTimeline(spec: spec)
+        #expect(natural.slideSteps >= 6)
+        for steps in [3, 2, 1] {
+            var lighter = spec
+            lighter.slideSteps = steps
+            let timeline = CarouselTimeline(spec: lighter)
+            #expect(timeline.slideSteps == steps)
+            let frames = timeline.frames()
+            #expect(frames.reduce(0) { $0 + $1.delay } == 3 * 3000)
+            // The indicator moves as without the lever: the same moments, in order.
+            #expect(frames.map(\.indicator).reduce(into: [Moment]()) { if $0.last != $1 { $0.append($1) } }
+                == natural.frames().map(\.indicator).reduce(into: [Moment]()) { if $0.last != $1 { $0.append($1) } })
+            // Every in-between picture is one of the levels, k/(steps+1).
+            for frame in frames {
+                if case .change(_, _, let progress) = frame.slides {
+                    #expect(((progress * Double(steps + 1)) - (progress * Double(steps + 1)).rounded()).magnitude < 1e-9)
+                }
+            }
+        }
+        #expect(CarouselTimeline.step(0.49, steps: 1) == 0.5 && CarouselTimeline.step(0.2, steps: 1) == 0 && CarouselTimeline.step(0.99, steps: 1) == 0.5)
+        #expect(CarouselTimeline(spec: try parsedCarousel("change=cut", source: slides(3)).spec).slideSteps == 0)
+    }
+
     @Test("cut: no frame between two slides; effect=none with fade: the slides change while the indicator waits")
     func cutsAndWaits() throws {
         let cut = try Self.frames("change=cut&style=pill")

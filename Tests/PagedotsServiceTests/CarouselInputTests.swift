@@ -19,7 +19,7 @@ private func refusal(body bytes: [UInt8]) -> CarouselInputError? {
     }
 }
 
-private let wrongParts = "send 2 to 20 parts named slide (PNG, JPEG or GIF), or one part named carousel (an animated GIF)"
+private let wrongParts = "send 2 to 20 parts named slide (PNG, JPEG, GIF, WebP, HEIC or AVIF), or one part named carousel (an animated GIF)"
 
 @Suite("Carousel uploads: the parts and their images")
 struct CarouselUploadTests {
@@ -107,10 +107,10 @@ struct CarouselUploadTests {
             == CarouselInputError("2 carousel parts: " + wrongParts))
     }
 
-    @Test("a part that is no PNG, JPEG or GIF is 415 and named; a carousel must be a GIF")
+    @Test("a part that is no image pagedots reads is 415 and named; a carousel must be a GIF")
     func unsupported() {
         let slide = MultipartBody.Part.file("slide", "rgba.png")
-        #expect(refusal([slide, .file("slide", "not-an-image.txt")]) == CarouselInputError(status: 415, "slide 2: not a PNG, JPEG or GIF"))
+        #expect(refusal([slide, .file("slide", "not-an-image.txt")]) == CarouselInputError(status: 415, "slide 2: not a PNG, JPEG, GIF, WebP, HEIC or AVIF"))
         #expect(refusal([.file("carousel", "baseline.jpg")])?.status == 415)
         #expect(refusal([.file("carousel", "baseline.jpg")])?.message.hasPrefix("carousel: not a GIF") == true)
     }

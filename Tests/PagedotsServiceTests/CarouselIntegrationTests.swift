@@ -20,7 +20,7 @@ private let threeSlides = MultipartBody([.file("slide", "baseline.jpg"), .file("
 /// what it sent (`> `), got (`< `) and printed, in one text.
 private func curlForm(_ fixtures: [String], large: Bool = false, extra: [String] = [], port: Int, target: String) throws -> String {
     var files = fixtures.map(UploadFixtures.path)
-    let largePath = FileManager.default.temporaryDirectory.appendingPathComponent("pagedots-large-slide-\(getpid()).jpg").path
+    let largePath = FileManager.default.temporaryDirectory.appendingPathComponent("pagedots-large-slide-\(getpid())-\(UUID().uuidString).jpg").path
     if large {
         try Data(UploadFixtures.bytes("baseline.jpg") + [UInt8](repeating: 0, count: 1_100_000)).write(to: URL(fileURLWithPath: largePath))
         files.insert(largePath, at: 0)
@@ -135,7 +135,7 @@ struct CarouselIntegrationTests {
             """
         let result = try #require(ExternalCommand.run(["python3", "-c", script]), "cannot run python3")
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output == "200 image/gif b'GIF89a'\n400 part 1 is named \"photo\": send 2 to 20 parts named slide (PNG, JPEG or GIF), "
+        #expect(result.output == "200 image/gif b'GIF89a'\n400 part 1 is named \"photo\": send 2 to 20 parts named slide (PNG, JPEG, GIF, WebP, HEIC or AVIF), "
             + "or one part named carousel (an animated GIF)\n")
     }
 }

@@ -43,12 +43,19 @@ struct CarouselRouteTests {
         }
     }
 
-    @Test("any method but POST on a carousel path is 405 with Allow: POST", arguments: [HTTPMethod.get, .head, .other("PUT"), .other("DELETE")])
+    @Test("any method but GET, HEAD and POST on a carousel path is 405 with Allow: GET, HEAD, POST", arguments: [HTTPMethod.other("PUT"), .other("DELETE")])
     func methods(method: HTTPMethod) {
         let (status, head, body) = answer(request("/carousel.gif", method: method))
         #expect(status == 405)
-        #expect(head.contains("\r\nAllow: POST\r\n"))
-        #expect(method == .head || body == "method not allowed: use POST\n")
+        #expect(head.contains("\r\nAllow: GET, HEAD, POST\r\n"))
+        #expect(body == "method not allowed: use GET, HEAD or POST\n")
+    }
+
+    @Test("a GET or HEAD without slide URLs is 400, saying how to send slides", arguments: [HTTPMethod.get, .head])
+    func getWithoutSlides(method: HTTPMethod) {
+        let (status, _, body) = answer(request("/carousel.gif?style=pill", method: method))
+        #expect(status == 400)
+        #expect(method == .head || body.hasPrefix("no slides: send 2 to 20 slide=URL parameters, or one carousel=URL (an animated GIF), or POST the files"))
     }
 
     @Test(

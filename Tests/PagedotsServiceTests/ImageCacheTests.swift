@@ -22,11 +22,11 @@ import PagedotsCore
         var spec = IndicatorSpec(pages: 1)
         spec.style = .bar
         spec.labels = [Label(name)]
-        return ImageCache.Key(spec)
+        return ImageCache.Key(.indicator(spec))
     }
 
     /// Bytes the key of an image with a one-character name adds.
-    static let keyBytes = key("a").storageBytes
+    static let keyBytes = key("a").value.value.storageBytes
 
     /// Bytes a URL adds: its path and query.
     static func cost(_ url: ImageCache.URLKey) -> Int {
@@ -102,20 +102,20 @@ import PagedotsCore
         let cache = ImageCache(capacity: 1 << 20)
         let rendered = Self.url("pages=3&utm=x")
         let ignored = [HTTPHeaderField("X-Ignored-Parameters", "utm")]
-        #expect(cache.answer(for: rendered) == nil)
+        #expect(cache.answer(for: rendered, now: 0) == nil)
         Self.request(cache, "k", url: rendered, image: Self.image(10, tag: 1), extraHeaders: ignored)
-        let answer = cache.answer(for: rendered)
+        let answer = cache.answer(for: rendered, now: 0)
         #expect(answer?.image.responses.identity.entityTag == Self.image(10, tag: 1).responses.identity.entityTag)
         #expect(answer?.extraHeaders == ignored)
 
         // Another spelling of the same image is not known until looked up by key,
         // and then it keeps its own headers.
         let respelled = Self.url("pages=03")
-        #expect(cache.answer(for: respelled) == nil)
+        #expect(cache.answer(for: respelled, now: 0) == nil)
         #expect(Self.request(cache, "k", url: respelled))
-        #expect(cache.answer(for: respelled)?.image === answer?.image)
-        #expect(cache.answer(for: respelled)?.extraHeaders == [])
-        #expect(cache.answer(for: rendered)?.extraHeaders == ignored)
+        #expect(cache.answer(for: respelled, now: 0)?.image === answer?.image)
+        #expect(cache.answer(for: respelled, now: 0)?.extraHeaders == [])
+        #expect(cache.answer(for: rendered, now: 0)?.extraHeaders == ignored)
     }
 
     @Test func concurrentMissesJoinOneRender() {
@@ -143,7 +143,7 @@ import PagedotsCore
         _ = cache.lookup(Self.key("a"), url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter)
         _ = cache.lookup(Self.key("a"), url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter)
         #expect(cache.abandon(Self.key("a")).count == 1)
-        #expect(cache.answer(for: Self.url("1")) == nil)
+        #expect(cache.answer(for: Self.url("1"), now: 0) == nil)
         guard case .mustRender = cache.lookup(Self.key("a"), url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter) else {
             Issue.record("after abandon, the next lookup renders again")
             return
@@ -157,12 +157,12 @@ import PagedotsCore
         for key in ["a", "b", "c"] {
             Self.request(cache, key, url: Self.url(key))
         }
-        #expect(cache.answer(for: Self.url("a")) != nil)  // a is now the most recently used
+        #expect(cache.answer(for: Self.url("a"), now: 0) != nil)  // a is now the most recently used
         Self.request(cache, "d", url: Self.url("d"))
-        #expect(cache.answer(for: Self.url("b")) == nil)
-        #expect(cache.answer(for: Self.url("a")) != nil)
-        #expect(cache.answer(for: Self.url("c")) != nil)
-        #expect(cache.answer(for: Self.url("d")) != nil)
+        #expect(cache.answer(for: Self.url("b"), now: 0) == nil)
+        #expect(cache.answer(for: Self.url("a"), now: 0) != nil)
+        #expect(cache.answer(for: Self.url("c"), now: 0) != nil)
+        #expect(cache.answer(for: Self.url("d"), now: 0) != nil)
         #expect(!Self.request(cache, "b", url: Self.url("b")), "b must be drawn again")
         #expect(cache.usage.evictions == 2)
         #expect(cache.usage.entries == 3)
@@ -184,12 +184,12 @@ import PagedotsCore
         Self.request(cache, "c", url: Self.url("c"), image: Self.image(300, tag: 3))
         #expect(cache.usage.evictions == 1)
         #expect(first == nil, "the evicted image is released")
-        #expect(cache.answer(for: Self.url("a")) == nil)
-        #expect(cache.answer(for: Self.url("a&utm=1")) == nil)
+        #expect(cache.answer(for: Self.url("a"), now: 0) == nil)
+        #expect(cache.answer(for: Self.url("a&utm=1"), now: 0) == nil)
         // Drawn again, it is served again, and the other images are still theirs.
         Self.request(cache, "a", url: Self.url("a"), image: Self.image(300, tag: 4))
-        #expect(cache.answer(for: Self.url("a"))?.image.responses.identity.entityTag == Self.image(300, tag: 4).responses.identity.entityTag)
-        #expect(cache.answer(for: Self.url("c"))?.image.responses.identity.entityTag == Self.image(300, tag: 3).responses.identity.entityTag)
+        #expect(cache.answer(for: Self.url("a"), now: 0)?.image.responses.identity.entityTag == Self.image(300, tag: 4).responses.identity.entityTag)
+        #expect(cache.answer(for: Self.url("c"), now: 0)?.image.responses.identity.entityTag == Self.image(300, tag: 3).responses.identity.entityTag)
     }
 
     @Test func urlsPerImageAreBoundedAndCountedInTheBudget() {
@@ -202,8 +202,8 @@ import PagedotsCore
         }
         let kept = (13...20).map { Self.url("u=\($0)") }
         #expect(kept.count == ImageCache.maxURLsPerImage)
-        for url in kept { #expect(cache.answer(for: url) != nil) }
-        for index in 0...12 { #expect(cache.answer(for: Self.url("u=\(index)")) == nil) }
+        for url in kept { #expect(cache.answer(for: url, now: 0) != nil) }
+        for index in 0...12 { #expect(cache.answer(for: Self.url("u=\(index)"), now: 0) == nil) }
         #expect(cache.usage.bytes == base + kept.map(Self.cost).reduce(0, +))
         #expect(cache.usage.entries == 1)
     }
@@ -218,7 +218,7 @@ import PagedotsCore
         #expect(Self.request(cache, "a", url: Self.url(String(repeating: "u", count: 40))))
         #expect(cache.usage.bytes <= capacity)
         #expect(cache.usage.bytes == 0)
-        #expect(cache.answer(for: Self.url("short")) == nil)
+        #expect(cache.answer(for: Self.url("short"), now: 0) == nil)
     }
 
     @Test("A URL given no key is not remembered; the image is cached as ever")
@@ -242,20 +242,20 @@ import PagedotsCore
         let image = Self.image(100)
         Self.request(cache, "a", url: Self.url("preset=brand"), image: image)
         Self.request(cache, "a", url: Self.url("style=pill"))
-        #expect(cache.answer(for: Self.url("preset=brand")) != nil)
+        #expect(cache.answer(for: Self.url("preset=brand"), now: 0) != nil)
         cache.forgetURLs(generation: 1)
-        #expect(cache.answer(for: Self.url("preset=brand")) == nil && cache.answer(for: Self.url("style=pill")) == nil)
+        #expect(cache.answer(for: Self.url("preset=brand"), now: 0) == nil && cache.answer(for: Self.url("style=pill"), now: 0) == nil)
         #expect(cache.usage.bytes == image.byteCount + Self.keyBytes && cache.usage.entries == 1)
         // A request read under the old presets that finishes now is not remembered.
         _ = cache.lookup(Self.key("a"), url: Self.url("preset=brand"), extraHeaders: [], generation: 0, waiter: Self.noWaiter)
-        #expect(cache.answer(for: Self.url("preset=brand")) == nil)
+        #expect(cache.answer(for: Self.url("preset=brand"), now: 0) == nil)
         _ = cache.lookup(Self.key("a"), url: Self.url("preset=brand"), extraHeaders: [], generation: 1, waiter: Self.noWaiter)
-        #expect(cache.answer(for: Self.url("preset=brand")) != nil)
+        #expect(cache.answer(for: Self.url("preset=brand"), now: 0) != nil)
         // The image's list of URLs was emptied too: nine new ones evict only the first of them.
         for index in 0..<8 {
             _ = cache.lookup(Self.key("a"), url: Self.url("u=\(index)"), extraHeaders: [], generation: 1, waiter: Self.noWaiter)
         }
-        #expect(cache.answer(for: Self.url("preset=brand")) == nil && cache.answer(for: Self.url("u=0")) != nil)
+        #expect(cache.answer(for: Self.url("preset=brand"), now: 0) == nil && cache.answer(for: Self.url("u=0"), now: 0) != nil)
         #expect(cache.usage.bytes == image.byteCount + Self.keyBytes + (0..<8).map { Self.cost(Self.url("u=\($0)")) }.reduce(0, +))
     }
 
@@ -264,7 +264,7 @@ import PagedotsCore
         _ = cache.lookup(Self.key("a"), url: Self.url("1"), extraHeaders: [], waiter: Self.noWaiter)
         _ = cache.lookup(Self.key("a"), url: Self.url("2"), extraHeaders: [], waiter: Self.noWaiter)
         #expect(cache.fulfil(Self.key("a"), with: Self.image(100), url: Self.url("1"), extraHeaders: []).count == 1)
-        #expect(cache.answer(for: Self.url("1")) == nil)
+        #expect(cache.answer(for: Self.url("1"), now: 0) == nil)
         #expect(cache.usage.bytes == 0)
     }
 
@@ -285,12 +285,12 @@ import PagedotsCore
         #expect(cache.usage.entries == 8)
         let drawn = cache.reserving(2 * one) { () -> Int in
             #expect(cache.usage.entries == 6 && cache.usage.bytes == 6 * one)
-            #expect(cache.answer(for: Self.url("a")) == nil && cache.answer(for: Self.url("b")) == nil)
-            #expect(cache.answer(for: Self.url("c")) != nil)
+            #expect(cache.answer(for: Self.url("a"), now: 0) == nil && cache.answer(for: Self.url("b"), now: 0) == nil)
+            #expect(cache.answer(for: Self.url("c"), now: 0) != nil)
             // Stored within the room left: d, now the oldest, goes.
             Self.request(cache, "i", url: Self.url("i"))
             #expect(cache.usage.bytes == 6 * one)
-            #expect(cache.answer(for: Self.url("d")) == nil && cache.answer(for: Self.url("i")) != nil)
+            #expect(cache.answer(for: Self.url("d"), now: 0) == nil && cache.answer(for: Self.url("i"), now: 0) != nil)
             return 42
         }
         #expect(drawn == 42)

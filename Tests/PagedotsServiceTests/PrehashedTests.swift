@@ -30,14 +30,14 @@ import Testing
         #expect(MemoryLayout<IndicatorSpec>.size > 8 * MemoryLayout<ImageCache.Key>.size)
         var spec = IndicatorSpec(pages: 5)
         spec.labels = ["One"]
-        var table: [ImageCache.Key: Int] = [ImageCache.Key(spec): 1]
+        var table: [ImageCache.Key: Int] = [ImageCache.Key(.indicator(spec)): 1]
         var same = IndicatorSpec(pages: 5)
         same.labels = ["One"]
-        #expect(table[ImageCache.Key(same)] == 1)
+        #expect(table[ImageCache.Key(.indicator(same))] == 1)
         same.labels = ["Two"]
-        #expect(table[ImageCache.Key(same)] == nil)
-        table[ImageCache.Key(spec)] = nil
+        #expect(table[ImageCache.Key(.indicator(same))] == nil)
+        table[ImageCache.Key(.indicator(spec))] = nil
         #expect(table.isEmpty)
-        #expect(ImageCache.Key(spec).storageBytes == spec.storageBytes)
+        #expect(ImageCache.Key(.indicator(spec)).storageBytes == spec.storageBytes)
     }
 }

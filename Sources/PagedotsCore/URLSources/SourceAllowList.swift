@@ -4,6 +4,13 @@ public struct SourceAllowList: Hashable, Sendable {
     /// The prefixes, normalised, in the order given.
     public let prefixes: [SourcePrefix]
 
+    /// No prefixes: every URL is refused.
+    public static let none = SourceAllowList(parsed: [])
+
+    private init(parsed: [SourcePrefix]) {
+        prefixes = parsed
+    }
+
     /// The prefixes parsed, or the error about the first that is refused.
     public init(_ prefixes: some Sequence<some StringProtocol>) throws(SourcePrefixError) {
         var parsed: [SourcePrefix] = []

@@ -29,13 +29,15 @@ final class CachedImage: Sendable {
     /// objects and their buffers, rounded up as `heapOverhead` is.
     static let variantOverhead = 512
 
-    init(image: EncodedImage) {
+    /// `image` with headers of its own besides its `Content-Type` (a
+    /// carousel's size and encoding), its answers counted under `route`.
+    init(image: EncodedImage, headers: [HTTPHeaderField] = [], route: Route = .indicator) {
         responses = Representations(
             HTTPResponse(
                 status: 200,
-                headers: [HTTPHeaderField("Content-Type", image.contentType)],
+                headers: [HTTPHeaderField("Content-Type", image.contentType)] + headers,
                 body: image.bytes.withExactCapacity(),
-                label: Route.indicator.rawValue
+                label: route.rawValue
             ),
             validated: true,
             compressible: ContentCoding.isCompressible(contentType: image.contentType)

@@ -31,14 +31,23 @@ final class ImageCache: Sendable {
 
     typealias URLKey = Prehashed<SentURL>
 
-    /// An image's normalised spec, held once however many tables hold the key.
-    typealias Key = Prehashed<Shared<IndicatorSpec>>
+    /// What an image is, held once however many tables hold the key.
+    typealias Key = Prehashed<Shared<ImageIdentity>>
 
     /// What a URL is answered with: the image, and headers of that URL's own
-    /// (`Cache-Control`, `X-Ignored-Parameters`).
+    /// (`Cache-Control`, `X-Ignored-Parameters`); for a URL carousel, until
+    /// when (seconds since 1970) its sources are fresh, which its
+    /// `Cache-Control` counts down to.
     struct Answer: Sendable {
         var image: CachedImage
         var extraHeaders: [HTTPHeaderField]
+        var freshUntil: Int64?
+
+        /// The headers to send at `now`: a fresh answer's `max-age` is the seconds left.
+        func headers(now: Int64) -> [HTTPHeaderField] {
+            guard let freshUntil else { return extraHeaders }
+            return [HTTPHeaderField("Cache-Control", "public, max-age=\(max(freshUntil - now, 0))")] + extraHeaders
+        }
     }
 
     /// What a lookup by key found.
@@ -96,7 +105,7 @@ final class ImageCache: Sendable {
 
         /// Makes `url` lead to the image in `slot`, if it was read under the current presets.
         mutating func remember(
-            _ url: URLKey?, extraHeaders: [HTTPHeaderField], generation: Int, slot: LRUIndex<Key, Entry>.Slot, capacity: Int
+            _ url: URLKey?, extraHeaders: [HTTPHeaderField], freshUntil: Int64?, generation: Int, slot: LRUIndex<Key, Entry>.Slot, capacity: Int
         ) {
             guard let url, generation == urlGeneration, shortcuts[url] == nil, let image = images[slot]?.image else { return }
             let cost = url.path.utf8.count + url.query.utf8.count
@@ -106,7 +115,7 @@ final class ImageCache: Sendable {
                 return entry.urls.count > ImageCache.maxURLsPerImage ? entry.urls.removeFirst() : nil
             }
             if let replaced = replaced ?? nil { forget(replaced) }
-            shortcuts[url] = Shortcut(slot: slot, answer: Answer(image: image, extraHeaders: extraHeaders), cost: cost)
+            shortcuts[url] = Shortcut(slot: slot, answer: Answer(image: image, extraHeaders: extraHeaders, freshUntil: freshUntil), cost: cost)
             usage.bytes += cost
             evict(toFit: capacity)
         }
@@ -122,7 +131,7 @@ final class ImageCache: Sendable {
             usage.entries = images.count
         }
 
-        private mutating func forget(_ url: URLKey) {
+        mutating func forget(_ url: URLKey) {
             if let shortcut = shortcuts.removeValue(forKey: url) { usage.bytes -= shortcut.cost }
         }
 
@@ -146,10 +155,16 @@ final class ImageCache: Sendable {
     var usage: Usage { state.withLock { $0.usage } }
 
     /// The answer for a URL seen before whose image is still cached (which
-    /// becomes the most recently used); nil otherwise.
-    func answer(for url: URLKey) -> Answer? {
+    /// becomes the most recently used), and still fresh at `now` (seconds
+    /// since 1970) if its freshness runs out; nil otherwise (a stale URL is
+    /// forgotten: its image stays, to be found again by its key).
+    func answer(for url: URLKey, now: Int64) -> Answer? {
         state.withLock { state in
             guard let shortcut = state.shortcuts[url] else { return nil }
+            if let freshUntil = shortcut.answer.freshUntil, freshUntil <= now {
+                state.forget(url)
+                return nil
+            }
             state.images.markUsed(shortcut.slot)
             return shortcut.answer
         }
@@ -162,13 +177,15 @@ final class ImageCache: Sendable {
     /// only when the image would have to be drawn: false refuses (and nobody
     /// can join a render that will not happen).
     func lookup(
-        _ key: Key, url: URLKey?, extraHeaders: [HTTPHeaderField], generation: Int = 0, waiter: @escaping Waiter,
+        _ key: Key, url: URLKey?, extraHeaders: [HTTPHeaderField], freshUntil: Int64? = nil, generation: Int = 0, waiter: @escaping Waiter,
         mayRender: () -> Bool = { true }
     ) -> Lookup {
         state.withLock { state in
             if let slot = state.images.slot(of: key), let image = state.images[slot]?.image {
                 state.images.markUsed(slot)
-                state.remember(url, extraHeaders: extraHeaders, generation: generation, slot: slot, capacity: state.room(in: capacity))
+                state.remember(
+                    url, extraHeaders: extraHeaders, freshUntil: freshUntil, generation: generation, slot: slot, capacity: state.room(in: capacity)
+                )
                 return .hit(image)
             }
             if state.waiters[key] != nil {
@@ -186,7 +203,7 @@ final class ImageCache: Sendable {
     /// (as `lookup` does), and returns the requests that were waiting for it.
     /// An image larger than that room is not kept.
     func fulfil(
-        _ key: Key, with image: CachedImage, url: URLKey?, extraHeaders: [HTTPHeaderField], generation: Int = 0
+        _ key: Key, with image: CachedImage, url: URLKey?, extraHeaders: [HTTPHeaderField], freshUntil: Int64? = nil, generation: Int = 0
     ) -> [Waiter] {
         let cost = Self.cost(key, image)
         return state.withLock { state in
@@ -197,7 +214,7 @@ final class ImageCache: Sendable {
                 state.usage.storedBytes += image.responseBytes
                 // The new image is the most recent: it is evicted last, and it fits alone.
                 state.evict(toFit: room)
-                state.remember(url, extraHeaders: extraHeaders, generation: generation, slot: slot, capacity: room)
+                state.remember(url, extraHeaders: extraHeaders, freshUntil: freshUntil, generation: generation, slot: slot, capacity: room)
             }
             return state.waiters.removeValue(forKey: key) ?? []
         }
@@ -232,6 +249,22 @@ final class ImageCache: Sendable {
     }
 
     private static func cost(_ key: Key, _ image: CachedImage) -> Int {
-        key.storageBytes + image.byteCount
+        key.value.value.storageBytes + image.byteCount
+    }
+}
+
+/// What a cached image is: what tells it from every other.
+enum ImageIdentity: Hashable, Sendable {
+    /// An indicator, by its normalised spec.
+    case indicator(IndicatorSpec)
+    /// A carousel of URL slides, by its validated spec and its sources' SHA-256 digests.
+    case urlCarousel(CarouselSpec, sources: [[UInt8]])
+
+    /// Bytes the key takes in memory, roughly.
+    var storageBytes: Int {
+        switch self {
+        case .indicator(let spec): spec.storageBytes
+        case .urlCarousel(let spec, let sources): spec.indicator.storageBytes + 256 + 48 * sources.count
+        }
     }
 }

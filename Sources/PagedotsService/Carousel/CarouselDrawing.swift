@@ -35,12 +35,26 @@ enum CarouselDrawing {
 
     /// Draws and encodes a validated carousel with `maker` into a
     /// `CarouselFile`, decoding the input's pictures as the frames need
-    /// them; throws the first picture's refusal.
-    static func draw(_ request: CarouselRequest, input: CarouselInput, maker: ImageMaker) throws(ServiceError) -> CarouselFile {
-        let file = CarouselFile(contentType: request.spec.format.mediaType)
+    /// them, within its `budget` if it has one (and then with what was
+    /// chosen); throws the first picture's refusal, or a `422` when nothing
+    /// fits the budget.
+    static func draw(_ request: CarouselRequest, input: CarouselInput, maker: ImageMaker) throws(ServiceError) -> (file: CarouselFile, encoding: CarouselEncoding?) {
         do throws(CarouselInputError) {
-            try maker.makeCarousel(request, pictures: pictures(of: input), into: file.write)
-            return file
+            guard let budget = request.spec.budget else {
+                let file = CarouselFile(contentType: request.spec.format.mediaType)
+                try maker.makeCarousel(request, pictures: pictures(of: input), into: file.write)
+                return (file, nil)
+            }
+            switch try CarouselBudget(request: request, budget: budget, pictures: pictures(of: input), maker: maker).make() {
+            case .fits(let file, let encoding):
+                return (file, encoding)
+            case .tooHeavy(let smallest, let encoding):
+                throw CarouselInputError(
+                    status: 422,
+                    "budget: the smallest this carousel comes to is \(ImageLimits.grouped(smallest)) bytes (\(encoding.phrase)); "
+                        + (request.spec.composition.change == .cut ? "try a smaller slidesize or fewer slides" : "try change=cut or a smaller slidesize")
+                )
+            }
         } catch {
             throw .carouselInput(error)
         }

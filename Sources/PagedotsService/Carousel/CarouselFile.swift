@@ -65,6 +65,14 @@ final class CarouselFile {
         return HTTPResponse(status: 200, headers: headers, bodyFile: HTTPBodyFile(descriptor: descriptor, count: count), label: label)
     }
 
+    /// The finished file's bytes, read back into memory; nil if they could not be.
+    func bytes() -> [UInt8]? {
+        guard !lost else { return nil }
+        guard let descriptor else { return memory }
+        var bytes = [UInt8](repeating: 0, count: count)
+        return bytes.withUnsafeMutableBytes { readAll(into: $0, from: descriptor, at: 0) } ? bytes : nil
+    }
+
     /// Copies the finished file to `output`; false if it could not.
     func copy(to output: Int32) -> Bool {
         guard !lost else { return false }

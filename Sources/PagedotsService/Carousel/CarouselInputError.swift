@@ -14,7 +14,7 @@ struct CarouselInputError: Error, Equatable {
         self.message = message
     }
 
-    /// An image's refusal, named after its part: `slide 3: not a PNG, JPEG or GIF`.
+    /// An image's refusal, named after its part: `slide 3: not a PNG, JPEG, GIF, WebP, HEIC or AVIF`.
     init(role: String, _ error: ImageDecodingError) {
         self.init(status: error.isUnsupportedFormat ? 415 : 400, "\(role): \(error)")
     }
@@ -33,8 +33,10 @@ struct CarouselInputError: Error, Equatable {
         }
     }
 
-    /// What to send instead, after `problem`.
-    static func wrongParts(_ problem: String) -> String {
-        "\(problem): send 2 to 20 parts named slide (PNG, JPEG or GIF), or one part named carousel (an animated GIF)"
+    /// What to send instead, after `problem`: by default the parts of an upload.
+    static func wrongParts(
+        _ problem: String, how: String = "send 2 to 20 parts named slide (\(ImageKind.allNames)), or one part named carousel (an animated GIF)"
+    ) -> String {
+        "\(problem): \(how)"
     }
 }

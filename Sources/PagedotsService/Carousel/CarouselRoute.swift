@@ -6,15 +6,16 @@ import PagedotsCore
 /// `POST /carousel` (`/carousel.gif`, `/carousel.apng`, `@Nx`): takes the
 /// slides (or a carousel GIF) as `multipart/form-data`, reads and checks
 /// every part, and answers the carousel (docs/carousel.md): `200`, a strong
-/// `ETag` (the bytes' digest), `Cache-Control: no-store`.
+/// `ETag` (the bytes' digest), `Cache-Control: no-store`. `GET` and `HEAD`
+/// make it of URL slides (`CarouselRoute+URLs.swift`).
 ///
 /// The checks, in order, the first failure answering: the method (`405`,
-/// `Allow: POST`); the path's `@Nx` and the format (`400`); the
+/// `Allow: GET, HEAD, POST`); the path's `@Nx` and the format (`400`); the
 /// `Content-Type` (`415` when not multipart/form-data, `400` without a valid
 /// boundary); a body at all (`400`). The head's checks come before the body
 /// is read when the client waits for a word (`Expect: 100-continue`). Then,
 /// on an animation thread: the parts (`400`: names, how many, malformed
-/// multipart), each image's header (`415`: not a PNG, JPEG or GIF; `400`:
+/// multipart), each image's header (`415`: not an image pagedots reads; `400`:
 /// over the size limits); the query (through the gate: signature, presets;
 /// then its parameters and the carousel's limits, `400`); the client's
 /// miss tokens (`429`); and, while the frames are drawn, the images' pixels
@@ -37,10 +38,15 @@ struct CarouselRoute: Sendable {
     /// Takes a carousel's miss tokens from the request's client: nil when
     /// it may be drawn, else the seconds until it may.
     let takeTokens: @Sendable (_ request: HTTPRequest, _ tokens: Int) -> Int?
+    /// The carousels of URL slides: their sources, and the image cache that keeps them.
+    let urls: URLCarousels
+
+    /// The methods a carousel path takes.
+    static let allowedMethods = "GET, HEAD, POST"
 
     /// Checks what a request's head can tell; throws the refusal.
     static func head(of request: HTTPRequest, options: Result<PathOptions, ParameterError>) throws(ServiceError) -> Head {
-        guard request.method == .post else { throw .methodNotAllowed(allowed: "POST") }
+        guard request.method == .post else { throw .methodNotAllowed(allowed: allowedMethods) }
         let options = try options.mapError { ServiceError.badParameter($0) }.get()
         let format: ImageFormat
         do {
@@ -69,6 +75,9 @@ struct CarouselRoute: Sendable {
 
     /// Answers `request`, whose `body` the server read (nil when it had none).
     func handle(_ request: HTTPRequest, body: HTTPRequestBody?, options: Result<PathOptions, ParameterError>, responder: HTTPResponder) {
+        if request.method == .get || request.method == .head {
+            return handleURLs(request, options: options, responder: responder)
+        }
         let head: Head
         do throws(ServiceError) {
             head = try Self.head(of: request, options: options)
@@ -115,19 +124,20 @@ struct CarouselRoute: Sendable {
         // The slides are decoded one at a time from a temporary file: the body's memory goes.
         input = input.spooled()
         let start = monotonicSeconds()
-        let file = try CarouselDrawing.draw(parsed, input: input, maker: maker)
+        let (file, encoding) = try CarouselDrawing.draw(parsed, input: input, maker: maker)
         metrics.recordRender(seconds: monotonicSeconds() - start)
-        return try Self.response(file, for: parsed)
+        return try Self.response(file, for: parsed, encoding: encoding)
     }
 
     /// The `200` of a carousel: its bytes (sent from its file), their digest
     /// as a strong tag, never cached (it is the sender's to host), its size
     /// in points for the `<img>`.
-    static func response(_ file: CarouselFile, for request: CarouselRequest) throws(ServiceError) -> HTTPResponse {
+    static func response(_ file: CarouselFile, for request: CarouselRequest, encoding: CarouselEncoding?) throws(ServiceError) -> HTTPResponse {
         var headers = [
             HTTPHeaderField("Content-Type", file.contentType), HTTPHeaderField("Cache-Control", "no-store"),
             HTTPHeaderField("X-Carousel-Size", request.layout.points.text),
         ]
+        if let encoding { headers.append(HTTPHeaderField("X-Carousel-Encoding", encoding.headerText)) }
         let ignored = request.ignoredParameters
         if !ignored.isEmpty { headers.append(HTTPHeaderField("X-Ignored-Parameters", ignored.joined(separator: ", "))) }
         return try file.response(headers: headers, label: Route.carousel.rawValue)

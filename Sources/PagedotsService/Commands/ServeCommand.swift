@@ -26,6 +26,7 @@ enum ServeCommand {
             format: configuration.accessLog, loops: configuration.server.eventLoops,
             lineDropped: { metrics.recordLogLineDropped() }
         )
+        service.problems.attach { log.logProblem($0) }
         let observer = ObserverGroup([service.observer, log])
         let server = HTTPServer(configuration: configuration.server, handler: service, observer: observer)
         do {

@@ -123,6 +123,38 @@ public struct CommandLineOption: Sendable {
             }
             return nil
         },
+        CommandLineOption(flag: "--allow-source", environment: "PAGEDOTS_ALLOW_SOURCES", valueName: "PREFIX",
+                          help: "fetch URL slides (GET /carousel?slide=URL) that start with this prefix, like https://cdn.example/img/ or https://*.example/; repeatable, env comma-separated (default: none, URL slides refused)",
+                          isRepeatable: true) { config, value in
+            do throws(SourcePrefixError) {
+                config.allowedSources = try SourceAllowList(value.split(separator: ",").map { $0.trimmingSpacesAndTabs })
+                return nil
+            } catch {
+                return error.description
+            }
+        },
+        CommandLineOption(flag: "--allow-private-sources", environment: "PAGEDOTS_ALLOW_PRIVATE_SOURCES", valueName: "",
+                          help: "let URL slides come from loopback and private addresses (an internal CDN); other non-public addresses stay refused",
+                          isSwitch: true) { config, value in
+            switch value.lowercased() {
+            case "1", "true", "yes": config.allowPrivateSources = true
+            case "0", "false", "no", "": config.allowPrivateSources = false
+            default: return "must be 1 or true, or 0 or false"
+            }
+            return nil
+        },
+        CommandLineOption(flag: "--max-source-mb", environment: "PAGEDOTS_MAX_SOURCE_MB", valueName: "MIB",
+                          help: "largest URL slide in MiB, counted as it arrives; larger is 413 (default 16)") { config, value in
+            integer(value, in: 1...1024).map { config.maxSourceBytes = $0 << 20 }.failure("must be an integer from 1 to 1024")
+        },
+        CommandLineOption(flag: "--source-timeout", environment: "PAGEDOTS_SOURCE_TIMEOUT", valueName: "SECONDS",
+                          help: "deadline for fetching one URL slide, redirects included; then 504 (default 10)") { config, value in
+            seconds(value).map { config.sourceTimeout = $0 }.failure("must be a number of seconds above 0, like 2.5")
+        },
+        CommandLineOption(flag: "--source-cache-mb", environment: "PAGEDOTS_SOURCE_CACHE_MB", valueName: "MIB",
+                          help: "fetched URL slides kept for reuse and revalidation, in MiB, in temporary files (else memory) (default 64; 0 keeps none)") { config, value in
+            integer(value, in: 0...1_048_576).map { config.sourceCacheBytes = $0 << 20 }.failure("must be an integer from 0 to 1048576")
+        },
         CommandLineOption(flag: "--now", environment: "PAGEDOTS_NOW", valueName: "TIME",
                           help: "the time calendar pages and expiring URLs are judged at, fixed: 2025-12-03T09:00Z (tests and previews)",
                           isHidden: true) { config, value in

@@ -41,6 +41,18 @@ public struct ServiceConfiguration: Sendable {
     public var accessLog: AccessLogFormat = .combined
     /// The version reported by `pagedots_build_info`.
     public var version: String = pagedotsVersion
+    /// Where URL slides may come from (`--allow-source`); empty, the
+    /// default, refuses every URL slide (docs/security.md).
+    public var allowedSources = SourceAllowList.none
+    /// Whether a fetch may connect to loopback and private addresses (an
+    /// internal CDN; tests). Default false.
+    public var allowPrivateSources = false
+    /// The most bytes one fetched source may have. Default 16 MiB.
+    public var maxSourceBytes = 16 << 20
+    /// Seconds a source's whole fetch may take, its redirects included. Default 10.
+    public var sourceTimeout = 10.0
+    /// Bytes of fetched sources kept for reuse and revalidation. Default 64 MiB.
+    public var sourceCacheBytes = 64 << 20
 
     public init() {}
 

@@ -141,6 +141,24 @@ final class AccessLog: HTTPServerObserver {
     // MARK: Error lines
 
     private func logRefusal(_ record: HTTPAccessRecord, problem: String, now: timespec) {
+        logError(now: now) { line, time in AccessLog.appendRefusal(record, problem: problem, time: time, to: &line) }
+    }
+
+    /// `pagedots: <time> <text>` on the error log, under its rate limit: a
+    /// problem the service met away from a request's answer (`ProblemLog`).
+    func logProblem(_ text: String) {
+        logError(now: clock()) { line, time in
+            line.appendText("pagedots: ")
+            line.append(contentsOf: time.iso8601)
+            line.appendText(" ")
+            line.appendText(text.replacingControlCharacters())
+            line.appendText("\n")
+        }
+    }
+
+    /// Writes an error line with `write` when the rate allows, after the
+    /// count of those suppressed before it; counts it as suppressed otherwise.
+    private func logError(now: timespec, _ write: (inout [UInt8], LogTime) -> Void) {
         let suppressedBefore: Int? = errorRate.withLock { rate in
             guard rate.bucket.take(at: now.seconds) else {
                 rate.suppressed += 1
@@ -152,7 +170,7 @@ final class AccessLog: HTTPServerObserver {
         guard let suppressedBefore else { return }
         errorLines.append(lane: 0, second: now.tv_sec) { line, time in
             if suppressedBefore > 0 { AccessLog.appendSuppressed(suppressedBefore, time: time, to: &line) }
-            AccessLog.appendRefusal(record, problem: problem, time: time, to: &line)
+            write(&line, time)
         }
     }
 
@@ -336,3 +354,12 @@ extension timespec {
     /// As seconds.
     fileprivate var seconds: Double { Double(tv_sec) + Double(tv_nsec) / 1e9 }
 }
+
+private extension String {
+    /// The text on one line: control characters (a line break in a host
+    /// name an origin sent back, say) as `?`.
+    func replacingControlCharacters() -> String {
+        String(String.UnicodeScalarView(unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
+    }
+}
+

@@ -15,6 +15,10 @@ final class Metrics: HTTPServerObserver {
     private let rateLimited = Atomic<Int>(0)
     private let openConnections = Atomic<Int>(0)
     private let logLinesDropped = Atomic<Int>(0)
+    /// URL slides' sources, by what became of each (`SourceResult`).
+    private let sourceResults = AtomicCounters(count: SourceResult.allCases.count)
+    private let sourceFetchDuration = Histogram(bounds: Histogram.latencyBounds)
+    private let sourceBytes = Atomic<Int>(0)
     private let version: String
 
     /// Statuses are three digits (RFC 9110 §15).
@@ -48,6 +52,14 @@ final class Metrics: HTTPServerObserver {
     /// A log line its output could not take (`AccessLog`).
     func recordLogLineDropped() { logLinesDropped.wrappingAdd(1, ordering: .relaxed) }
 
+    /// A URL slide's source: what became of it, and, when it was asked of
+    /// its origin, how long that took and the body bytes that came.
+    func recordSource(_ result: SourceResult, seconds: Double? = nil, bytes: Int = 0) {
+        sourceResults.add(1, at: result.slot)
+        if let seconds { sourceFetchDuration.observe(seconds) }
+        if bytes > 0 { sourceBytes.wrappingAdd(bytes, ordering: .relaxed) }
+    }
+
     /// The Prometheus text exposition (format 0.0.4) of every metric.
     func exposition(cache: ImageCache.Usage, renderQueueDepth: Int) -> String {
         var text = ""
@@ -76,6 +88,13 @@ final class Metrics: HTTPServerObserver {
                     rateLimited.load(ordering: .relaxed))
         text.sample("pagedots_log_lines_dropped_total", "counter",
                     "Access and error log lines dropped because their output did not keep up.", logLinesDropped.load(ordering: .relaxed))
+        text.family("pagedots_source_fetches_total", "counter", "URL slides' sources, by result: fetched, fresh (reused), revalidated, refused, failed, timeout.")
+        for result in SourceResult.allCases {
+            text += "pagedots_source_fetches_total{result=\"\(result.rawValue)\"} \(sourceResults.load(at: result.slot))\n"
+        }
+        text.family("pagedots_source_fetch_seconds", "histogram", "Time to fetch or revalidate one source, its redirects included.")
+        sourceFetchDuration.write(name: "pagedots_source_fetch_seconds", into: &text)
+        text.sample("pagedots_source_bytes_total", "counter", "Body bytes received from URL slides' origins.", sourceBytes.load(ordering: .relaxed))
         text.family("pagedots_build_info", "gauge", "Always 1; the label carries the version.")
         text += "pagedots_build_info{version=\"\(version)\"} 1\n"
         return text
@@ -104,3 +123,22 @@ func monotonicNanoseconds() -> Int64 {
 func monotonicSeconds() -> Double {
     Double(monotonicNanoseconds()) / 1e9
 }
+
+/// What became of a URL slide's source (`pagedots_source_fetches_total`).
+enum SourceResult: String, CaseIterable, Sendable {
+    /// Fetched from its origin (200).
+    case fetched
+    /// Reused from the source cache while fresh.
+    case fresh
+    /// Asked again of its origin, which said it had not changed (304).
+    case revalidated
+    /// Not asked: its URL, its address or a redirect was not allowed.
+    case refused
+    /// Asked, and not had: a status, a connection, TLS, too large, not an image.
+    case failed
+    /// Not had within `--source-timeout`.
+    case timeout
+
+    var slot: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+}
+

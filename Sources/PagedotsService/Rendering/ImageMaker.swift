@@ -81,21 +81,99 @@ extension ImageMaker {
     public func makeCarousel<Failure>(
         _ request: CarouselRequest, pictures: CarouselPictures<Failure>, into write: (UnsafeRawBufferPointer) -> Void
     ) throws(Failure) {
-        let spec = request.spec
+        _ = try makeCarousel(request.spec, layout: request.layout, pictures: pictures, into: write)
+    }
+
+    /// The frames of a carousel laid out by `layout`, drawn by this maker's
+    /// renderer (for samples: what they leave in its caches goes with the
+    /// next carousel's encoding).
+    public func carouselFrames<Failure>(_ spec: CarouselSpec, layout: CarouselLayout, pictures: CarouselPictures<Failure>) -> CarouselFrames<Failure> {
+        CarouselFrames(spec: spec, layout: layout, renderer: renderer, pictures: pictures)
+    }
+
+    /// The same for a carousel laid out by `layout` (at the scale it was
+    /// laid out for), its GIF made lighter by `lighter` when given (its
+    /// scale is the layout's; the spec's `slideSteps` is its steps), and
+    /// stopped once more than `byteLimit` bytes are written: false then,
+    /// and what was written is to be thrown away.
+    public func makeCarousel<Failure>(
+        _ spec: CarouselSpec, layout: CarouselLayout, pictures: CarouselPictures<Failure>, lighter: CarouselEncoding? = nil,
+        byteLimit: Int = .max, into write: (UnsafeRawBufferPointer) -> Void
+    ) throws(Failure) -> Bool {
         defer { budget.reset() }
-        let frames = CarouselFrames(spec: spec, layout: request.layout, renderer: renderer, pictures: pictures)
-        switch spec.format {
-        case .apng:
-            try photoAPNGEncoder.encode(frames, plays: spec.plays, into: write)
-        case .gif:
-            let matte = spec.indicator.matte
-            // The band's and the dots' colours stay exact beside the photographs' palettes.
-            let exactColors = try frames.indicatorColors(atMost: 4)
-            try photoEncoder.encode(
-                frames, plays: spec.plays, matte: (matte.red, matte.green, matte.blue), exactColors: exactColors, into: write
-            )
-        case .png, .svg:
-            preconditionFailure("a carousel is GIF or APNG: CarouselQuery refuses \(spec.format.rawValue)")
+        let frames = ByteLimitedFrames(carouselFrames(spec, layout: layout, pictures: pictures), limit: byteLimit)
+        let counted: (UnsafeRawBufferPointer) -> Void = { bytes in
+            frames.counter.count += bytes.count
+            write(bytes)
         }
+        do throws(ByteLimitedFrames<CarouselFrames<Failure>>.Stop) {
+            switch spec.format {
+            case .apng:
+                try photoAPNGEncoder.encode(frames, plays: spec.plays, into: counted)
+            case .gif:
+                let matte = spec.indicator.matte
+                // The band's and the dots' colours stay exact beside the photographs' palettes.
+                let exactColors = layout.indicatorColors(in: try frames.frame(at: 0).pixels, atMost: 4)
+                let encoder = lighter.map { GIFEncoder(quantizing: .photographic.lighter($0, protecting: layout.protectedBoxes), budget: budget) }
+                try (encoder ?? photoEncoder).encode(
+                    frames, plays: spec.plays, matte: (matte.red, matte.green, matte.blue), exactColors: exactColors, into: counted
+                )
+            case .png, .svg:
+                preconditionFailure("a carousel is GIF or APNG: CarouselQuery refuses \(spec.format.rawValue)")
+            }
+            return true
+        } catch {
+            switch error {
+            case .frame(let failure): throw failure
+            case .overLimit: return false
+            }
+        }
+    }
+}
+
+/// Another source's frames, refused once more than `limit` bytes of the
+/// file made of them have been counted (`counter`): an encoding that has
+/// passed its budget stops at its next frame.
+private struct ByteLimitedFrames<Base: FrameSource>: FrameSource {
+    enum Stop: Error {
+        case frame(Base.Failure)
+        case overLimit
+    }
+
+    /// The bytes written so far.
+    final class Counter {
+        var count = 0
+    }
+
+    let base: Base
+    let limit: Int
+    let counter = Counter()
+
+    init(_ base: Base, limit: Int) {
+        self.base = base
+        self.limit = limit
+    }
+
+    var width: Int { base.width }
+    var height: Int { base.height }
+    var count: Int { base.count }
+
+    func frame(at index: Int) throws(Stop) -> RGBAFrame {
+        guard counter.count <= limit else { throw .overLimit }
+        do throws(Base.Failure) {
+            return try base.frame(at: index)
+        } catch {
+            throw .frame(error)
+        }
+    }
+
+    func changedBox(at index: Int) -> PixelRect? { base.changedBox(at: index) }
+}
+
+extension QuantizerSettings {
+    /// These settings made lighter as `encoding` says (its colours and
+    /// loss), the pixels of `boxes` never lossy.
+    func lighter(_ encoding: CarouselEncoding, protecting boxes: [PixelRect]) -> QuantizerSettings {
+        limitingColors(to: encoding.colors).lossy(encoding.loss).protecting(boxes)
     }
 }

@@ -46,7 +46,8 @@ enum ServiceError: Error {
             message = "not found: see / for the endpoints"
         case .methodNotAllowed(let allowed):
             status = 405
-            message = "method not allowed: use " + allowed.split(separator: ", ").joined(separator: " or ")
+            let methods = allowed.split(separator: ", ")
+            message = "method not allowed: use " + (methods.count > 1 ? methods.dropLast().joined(separator: ", ") + " or " : "") + (methods.last ?? "")
             headers.append(HTTPHeaderField("Allow", allowed))
         case .carouselInput(let error):
             status = error.status
