@@ -149,7 +149,7 @@ struct CarouselSampler {
             let settings = QuantizerSettings.photographic.limitingColors(to: encoding.colors)
             trials[key] = zip(images, exactBands).map { image, exact in
                 let height = image.rows.reduce(0, +)
-                return Self.trials(of: image.pixels, width: image.width, height: height, settings: settings)
+                return GIFTrial.outcomes(of: image.pixels, width: image.width, height: height, settings: settings, losses: CarouselBudget.losses)
                     .map { trial in
                         // The file's bytes beyond its header and palette are the frame's pixels', scaled to the slide.
                         let overhead = 3 * encoding.colors + 40
@@ -199,16 +199,5 @@ struct CarouselSampler {
             ))
         }
         return images
-    }
-
-    /// The bands' picture encoded as a one-frame GIF at every loss tried:
-    /// each file's size and the pixels it decodes to.
-    private static func trials(of pixels: [UInt8], width: Int, height: Int, settings: QuantizerSettings) -> [(bytes: Int, rgba: [UInt8])] {
-        CarouselBudget.losses.map { loss in
-            let frame = FrameList(width: width, height: height, count: 1) { _ in (pixels, 1000) }
-            let file = GIFEncoder(quantizing: settings.lossy(loss)).encode(frame, plays: 1, matte: (255, 255, 255))
-            let decoded = file.withUnsafeBytes { try? ImageDecoder.decode($0) }
-            return (file.count, decoded?.pixels ?? pixels)
-        }
     }
 }
