@@ -93,7 +93,7 @@ public struct QuantizerSettings: Hashable, Sendable {
     /// skies do not band and the file stays small; undithered, smooth tones
     /// (a coffee's crema) show contours. Most of the time goes to the
     /// dithered remapping, whatever the speed. (docs/carousel.md, "Output",
-    /// and docs/performance.md have the measures behind this choice.)
+    /// has the measures behind this choice.)
     public static let photographic = QuantizerSettings(dithering: 0.5, speed: 4, maxColors: 64)
 }
 
