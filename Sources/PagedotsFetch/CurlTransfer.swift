@@ -51,7 +51,9 @@ final class CurlTransfer {
 
     /// A transfer of `url` (whose host is `host`) for `request`, ready to add to a
     /// multi handle, that gives up after `timeLeft`.
-    static func make(url: String, host: String, request: FetchRequest, policy: FetchPolicy, timeLeft: Duration) throws(FetchFailure) -> CurlTransfer {
+    static func make(
+        url: String, host: String, request: FetchRequest, policy: FetchPolicy, timeLeft: Duration
+    ) throws(FetchFailure) -> CurlTransfer {
         guard let easy = curl_easy_init() else { throw FetchFailure(.other, message: "\(host): libcurl is out of memory") }
         let transfer = CurlTransfer(easy: easy, url: url, host: host, policy: policy)
         try transfer.configure(request: request, timeLeft: timeLeft)
@@ -106,29 +108,38 @@ final class CurlTransfer {
         try set(CURLOPT_HTTPHEADER, pointer: requestHeaders)
         try set(CURLOPT_ERRORBUFFER, pointer: errorBuffer)
 
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        try check(pd_curl_easy_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, context in
-            guard let data, let context else { return 0 }
-            return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-                .receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
-        }, CURLOPT_WRITEFUNCTION)
-        try set(CURLOPT_WRITEDATA, pointer: context)
-        try check(pd_curl_easy_setopt_write_callback(easy, CURLOPT_HEADERFUNCTION) { data, size, count, context in
-            guard let data, let context else { return 0 }
-            return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-                .receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
-        }, CURLOPT_HEADERFUNCTION)
-        try set(CURLOPT_HEADERDATA, pointer: context)
-        try check(pd_curl_easy_setopt_opensocket_callback(easy) { context, purpose, address in
-            guard let context, let address else { return CURL_SOCKET_BAD }
-            return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().openSocket(purpose: purpose, address: address)
-        }, CURLOPT_OPENSOCKETFUNCTION)
-        try set(CURLOPT_OPENSOCKETDATA, pointer: context)
-        try check(pd_curl_easy_setopt_prereq_callback(easy) { context, primaryIP, _, primaryPort, _ in
-            guard let context else { return CURL_PREREQFUNC_ABORT }
-            return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().checkConnection(ip: primaryIP, port: primaryPort)
-        }, CURLOPT_PREREQFUNCTION)
-        try set(CURLOPT_PREREQDATA, pointer: context)
+        // Each callback reaches this transfer through the pointer set with it.
+        let setWriteFunction = pd_curl_easy_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+            guard let data, let transfer = CurlTransfer.from(context) else { return 0 }
+            return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+        }
+        try setCallback(CURLOPT_WRITEFUNCTION, data: CURLOPT_WRITEDATA, setWriteFunction)
+        let setHeaderFunction = pd_curl_easy_setopt_write_callback(easy, CURLOPT_HEADERFUNCTION) { line, size, count, context in
+            guard let line, let transfer = CurlTransfer.from(context) else { return 0 }
+            return transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: line, count: size * count))
+        }
+        try setCallback(CURLOPT_HEADERFUNCTION, data: CURLOPT_HEADERDATA, setHeaderFunction)
+        let setOpenSocketFunction = pd_curl_easy_setopt_opensocket_callback(easy) { context, purpose, address in
+            guard let transfer = CurlTransfer.from(context), let address else { return CURL_SOCKET_BAD }
+            return transfer.openSocket(purpose: purpose, address: address)
+        }
+        try setCallback(CURLOPT_OPENSOCKETFUNCTION, data: CURLOPT_OPENSOCKETDATA, setOpenSocketFunction)
+        let setPrerequestFunction = pd_curl_easy_setopt_prereq_callback(easy) { context, primaryIP, _, primaryPort, _ in
+            guard let transfer = CurlTransfer.from(context) else { return CURL_PREREQFUNC_ABORT }
+            return transfer.checkConnection(ip: primaryIP, port: primaryPort)
+        }
+        try setCallback(CURLOPT_PREREQFUNCTION, data: CURLOPT_PREREQDATA, setPrerequestFunction)
+    }
+
+    /// Checks `setFunction`, the code of setting the callback `function`, and points its `data` at this transfer.
+    private func setCallback(_ function: CURLoption, data: CURLoption, _ setFunction: CURLcode) throws(FetchFailure) {
+        try check(setFunction, function)
+        try set(data, pointer: Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// The transfer a callback's data pointer points at.
+    private static func from(_ context: UnsafeMutableRawPointer?) -> CurlTransfer? {
+        context.map { Unmanaged<CurlTransfer>.fromOpaque($0).takeUnretainedValue() }
     }
 
     // MARK: Callbacks

@@ -71,7 +71,9 @@ final class FetchLoop {
             return
         }
         do throws(FetchFailure) {
-            let transfer = try CurlTransfer.make(url: flight.url, host: flight.host, request: flight.request, policy: policy, timeLeft: timeLeft)
+            let transfer = try CurlTransfer.make(
+                url: flight.url, host: flight.host, request: flight.request, policy: policy, timeLeft: timeLeft
+            )
             guard curl_multi_add_handle(mailbox.multi, transfer.easy) == CURLM_OK else {
                 throw FetchFailure(.other, message: "\(flight.host): libcurl did not take the transfer")
             }
@@ -126,8 +128,10 @@ final class FetchLoop {
         deliver(flight, result, now: .now)
     }
 
+    /// Hands `result` to every waiter of `flight`, the first as the one that made the fetch.
     private func deliver(
-        _ flight: FetchScheduler<FetchMailbox.Submission>.Flight, _ result: Result<FetchResponse, FetchFailure>, now: ContinuousClock.Instant
+        _ flight: FetchScheduler<FetchMailbox.Submission>.Flight, _ result: Result<FetchResponse, FetchFailure>,
+        now: ContinuousClock.Instant
     ) {
         for (index, waiter) in flight.waiters.enumerated() {
             waiter.complete(result, redirects: flight.redirects, bytesReceived: flight.bytesReceived, joined: index > 0, now: now)
