@@ -24,16 +24,24 @@ void pd_heif_set_frame_limits(uint32_t max_side, uint64_t max_pixels) {
 
 static const struct heif_error no_error = {heif_error_Ok, heif_suberror_Unspecified, "Success"};
 
-/// A decoder's error, its message kept in `buffer` (libheif copies it before the decoder goes).
-static struct heif_error plugin_error(enum heif_error_code code, enum heif_suberror_code subcode, char *buffer) {
-    return (struct heif_error){code, subcode, buffer};
+/// The message of the calling thread's last decoder error. Not the decoder's: libheif frees a
+/// decoder that fails before it copies the message.
+static _Thread_local char error_message[160];
+
+/// An error whose message is `error_message`, written as `format` says.
+__attribute__((format(printf, 3, 4))) static struct heif_error plugin_error(enum heif_error_code code, enum heif_suberror_code subcode, const char *format, ...) {
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(error_message, sizeof error_message, format, arguments);
+    va_end(arguments);
+    return (struct heif_error){code, subcode, error_message};
 }
 
 /// The security error libheif gives for a size over its limits, in its words, so that callers read one kind of message.
-static struct heif_error frame_too_large(uint64_t width, uint64_t height, char *buffer, size_t size) {
-    snprintf(buffer, size, "Image size %llux%llu exceeds the maximum image size %llux%llu", (unsigned long long)width,
-             (unsigned long long)height, (unsigned long long)frame_limits.side, (unsigned long long)frame_limits.side);
-    return plugin_error(heif_error_Memory_allocation_error, heif_suberror_Security_limit_exceeded, buffer);
+static struct heif_error frame_too_large(uint64_t width, uint64_t height) {
+    return plugin_error(heif_error_Memory_allocation_error, heif_suberror_Security_limit_exceeded,
+                        "Image size %llux%llu exceeds the maximum image size %llux%llu", (unsigned long long)width,
+                        (unsigned long long)height, (unsigned long long)frame_limits.side, (unsigned long long)frame_limits.side);
 }
 
 /// Copies `height` rows of `width` samples (`bits` each, in 1 or 2 bytes) into a new plane of `image`.
@@ -65,7 +73,6 @@ static void set_colour_description(struct heif_image *image, int primaries, int 
 
 typedef struct {
     de265_decoder_context *context;
-    char message[160];
 } hevc_decoder;
 
 /// Reads bits from a NAL unit's payload, skipping its emulation prevention bytes (0x03 after two zeros).
@@ -174,14 +181,13 @@ static struct heif_error hevc_push(void *raw, const void *data, size_t size) {
         uint32_t length = 0;
         if (size - offset >= 4) length = (uint32_t)bytes[offset] << 24 | bytes[offset + 1] << 16 | bytes[offset + 2] << 8 | bytes[offset + 3];
         if (size - offset < 4 || length > size - offset - 4 || length > INT32_MAX) {
-            snprintf(decoder->message, sizeof decoder->message, "a NAL unit is cut short");
-            return plugin_error(heif_error_Decoder_plugin_error, heif_suberror_End_of_data, decoder->message);
+            return plugin_error(heif_error_Decoder_plugin_error, heif_suberror_End_of_data, "a NAL unit is cut short");
         }
         offset += 4;
         uint64_t width, height;
         if (sps_picture_size(bytes + offset, length, &width, &height) &&
             (width > frame_limits.side || height > frame_limits.side || width * height > frame_limits.pixels)) {
-            return frame_too_large(width, height, decoder->message, sizeof decoder->message);
+            return frame_too_large(width, height);
         }
         de265_push_NAL(decoder->context, bytes + offset, (int)length, 0, NULL);
         offset += length;
@@ -203,8 +209,8 @@ static struct heif_error hevc_decode(void *raw, struct heif_image **out) {
         picture = de265_peek_next_picture(decoder->context);
     }
     if (picture == NULL) {
-        snprintf(decoder->message, sizeof decoder->message, "libde265 decoded no picture (%s)", de265_get_error_text(status));
-        return plugin_error(heif_error_Decoder_plugin_error, heif_suberror_Unspecified, decoder->message);
+        return plugin_error(heif_error_Decoder_plugin_error, heif_suberror_Unspecified, "libde265 decoded no picture (%s)",
+                            de265_get_error_text(status));
     }
     enum de265_chroma chroma = de265_get_chroma_format(picture);
     int planes = chroma == de265_chroma_mono ? 1 : 3;
@@ -244,7 +250,8 @@ typedef struct {
     char message[160];
 } av1_decoder;
 
-/// dav1d's messages go here rather than to stderr; its refusal of a frame over frame_size_limit is recognised by its words.
+/// dav1d's messages go to the decoder rather than to stderr; its refusal of a frame over
+/// frame_size_limit is recognised by its words.
 static void av1_log(void *cookie, const char *format, va_list arguments) {
     av1_decoder *decoder = cookie;
     va_list copy;
@@ -319,16 +326,13 @@ static struct heif_error av1_decode(void *raw, struct heif_image **out) {
         if (flushed || status != DAV1D_ERR(EAGAIN)) break;
         flushed = decoder->data.sz == 0;
     }
-    if (decoder->refused_width > 0) {
-        return frame_too_large((uint64_t)decoder->refused_width, (uint64_t)decoder->refused_height, decoder->message,
-                               sizeof decoder->message);
-    }
+    if (decoder->refused_width > 0) return frame_too_large((uint64_t)decoder->refused_width, (uint64_t)decoder->refused_height);
     if (status < 0) {
-        if (decoder->message[0] == 0) {
-            snprintf(decoder->message, sizeof decoder->message, status == DAV1D_ERR(EAGAIN) ? "dav1d decoded no picture" : "dav1d error %d",
-                     status);
+        if (decoder->message[0] != 0) {
+            return plugin_error(heif_error_Decoder_plugin_error, heif_suberror_Unspecified, "%s", decoder->message);
         }
-        return plugin_error(heif_error_Decoder_plugin_error, heif_suberror_Unspecified, decoder->message);
+        if (status == DAV1D_ERR(EAGAIN)) return plugin_error(heif_error_Decoder_plugin_error, heif_suberror_Unspecified, "dav1d decoded no picture");
+        return plugin_error(heif_error_Decoder_plugin_error, heif_suberror_Unspecified, "dav1d error %d", status);
     }
     int planes = picture.p.layout == DAV1D_PIXEL_LAYOUT_I400 ? 1 : 3;
     const enum heif_chroma chromas[] = {heif_chroma_monochrome, heif_chroma_420, heif_chroma_422, heif_chroma_444};
