@@ -36,13 +36,14 @@ static void png_warn(png_structp png, png_const_charp message) {
     if (strstr(message, "exceeds user limit") != NULL) source->status = PD_TOO_LARGE;
 }
 
-/// A read struct over `source`, with the limits set; NULL when out of memory.
+/// A read struct over `source`, with the limits set; 0 when out of memory
+/// (said in `source`'s message).
 static int png_open(png_source *source, png_structp *png, png_infop *info_ptr, uint32_t max_width, uint32_t max_height) {
     *png = png_create_read_struct(PNG_LIBPNG_VER_STRING, source, png_fail, png_warn);
-    if (*png == NULL) return 0;
-    *info_ptr = png_create_info_struct(*png);
+    *info_ptr = *png == NULL ? NULL : png_create_info_struct(*png);
     if (*info_ptr == NULL) {
-        png_destroy_read_struct(png, NULL, NULL);
+        if (*png != NULL) png_destroy_read_struct(png, NULL, NULL);
+        snprintf(source->info->message, sizeof source->info->message, "out of memory");
         return 0;
     }
     png_set_read_fn(*png, source, png_read_memory);
@@ -91,10 +92,7 @@ int pd_png_decode(const void *data, size_t size, uint32_t width, uint32_t height
     png_infop header;
     // Volatile: changed between setjmp and a longjmp back to it.
     png_bytep *volatile rows = NULL;
-    if (!png_open(&source, &png, &header, width, height)) {
-        snprintf(info->message, sizeof info->message, "out of memory");
-        return PD_CORRUPT;
-    }
+    if (!png_open(&source, &png, &header, width, height)) return PD_CORRUPT;
     if (setjmp(png_jmpbuf(png))) {
         free(rows);
         png_destroy_read_struct(&png, &header, NULL);
@@ -126,10 +124,7 @@ int pd_png_decode_reduced(const void *data, size_t size, uint32_t width, uint32_
     // Volatile: changed between setjmp and a longjmp back to it.
     png_bytep volatile row = NULL;
     pd_box_reducer *volatile reducer = NULL;
-    if (!png_open(&source, &png, &header, width, height)) {
-        snprintf(info->message, sizeof info->message, "out of memory");
-        return PD_CORRUPT;
-    }
+    if (!png_open(&source, &png, &header, width, height)) return PD_CORRUPT;
     if (setjmp(png_jmpbuf(png))) {
         free(row);
         pd_box_reducer_free(reducer);

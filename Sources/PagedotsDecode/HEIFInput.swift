@@ -1,4 +1,5 @@
 import CHeif
+import CImageCodecs
 
 /// HEIC and AVIF through libheif (HEVC decoded by libde265, AV1 by dav1d, as
 /// Debian builds it): the primary image with its transformations (rotation,
@@ -6,11 +7,14 @@ import CHeif
 /// is the shown one; alpha where the file has it; 10- and 12-bit images
 /// scaled to 8 bits.
 ///
-/// Sizes are checked twice before anything is decoded: libheif refuses any
-/// image in the file declared (`ispe`) much over `maxSide` a side while it
-/// reads the boxes (and a grid whose tiles would make more, when it
-/// decodes), then the primary image's shown size is checked against every
-/// limit.
+/// Sizes are checked three times before anything is decoded: libheif
+/// refuses any image in the file declared (`ispe`) much over `maxSide` a
+/// side while it reads the boxes (and a grid whose tiles would make more,
+/// when it decodes); the primary image's shown size is checked against
+/// every limit; and the decoders (`pd_heif_register_bounded_decoders`)
+/// refuse a frame whose codec header declares more than the limits, with
+/// room for padding, before they allocate it: a file's boxes may say 64 × 64
+/// and its HEVC or AV1 data 30,000 × 30,000.
 ///
 /// libheif 1.15 cannot decode at a reduced size: the image is decoded
 /// whole, as the limits allow. To keep that cheap, it is asked for planar
@@ -31,6 +35,8 @@ enum HEIFInput {
         _ bytes: UnsafeRawBufferPointer, kind: ImageKind, limits: ImageSizeLimits, atLeast minimum: (width: Int, height: Int)?
     ) throws(ImageDecodingError) -> DecodedImage {
         try withPrimaryImage(bytes, kind: kind, limits: limits) { (handle, probe) throws(ImageDecodingError) in
+            _ = boundedDecoders
+            pd_heif_set_frame_limits(UInt32(clamping: limits.maxSide + codingPadding), UInt64(clamping: maxFramePixels(limits)))
             var decoded: OpaquePointer?
             try check(heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_444, nil), kind: kind, limits: limits)
             guard let decoded else { throw .corrupt(kind, reason: "libheif gave no image") }
@@ -42,6 +48,20 @@ enum HEIFInput {
         }
     }
 
+    /// Registers the bounded decoders, once, when an image is first decoded.
+    private static let boundedDecoders: Void = pd_heif_register_bounded_decoders()
+
+    /// How far a coded frame may exceed the shown image, right and below:
+    /// encoders pad it to whole coding blocks (64 pixels for HEVC, 128 for
+    /// AV1) and crop it with a clap box.
+    private static let codingPadding = 256
+
+    /// The most pixels a coded frame of an image within `limits` may have, padding included.
+    private static func maxFramePixels(_ limits: ImageSizeLimits) -> Int {
+        let side = min(limits.maxSide, 1 << 24)
+        return min(limits.maxPixels, 1 << 48) + codingPadding * (2 * side + codingPadding)
+    }
+
     /// Reads the file's boxes (no pixel) and runs `body` with its primary
     /// image and that image's size, once the size is within the limits.
     private static func withPrimaryImage<Result>(
@@ -51,9 +71,7 @@ enum HEIFInput {
         guard let context = heif_context_alloc() else { throw .corrupt(kind, reason: "out of memory") }
         defer { heif_context_free(context) }
         // libheif's limit bounds what it allocates; the exact check is ours, on the shown size, below.
-        // A coded image may exceed the shown one: encoders pad it to whole coding blocks (64 pixels
-        // for HEVC, 128 for AV1) and crop it with a clap box.
-        heif_context_set_maximum_image_size_limit(context, Int32(clamping: min(limits.maxSide, Int(Int32.max) - 256) + 256))
+        heif_context_set_maximum_image_size_limit(context, Int32(clamping: min(limits.maxSide, 1 << 24) + codingPadding))
         // Tiles decoded on the calling thread: callers decode images on threads of their own.
         heif_context_set_max_decoding_threads(context, 0)
         try check(heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil), kind: kind, limits: limits)

@@ -105,6 +105,22 @@ struct HEIFDecoderTests {
         try expectMatches("gradient-420.avif", pillow("gradient-420-avif"), tolerance: 5)
     }
 
+    @Test(
+        "A file whose boxes say 64 × 64 and whose HEVC or AV1 data holds 1500 × 1500 is refused before the codec allocates the frame",
+        arguments: [("codec-bomb.heic", ImageKind.heic, 1504), ("codec-bomb.avif", .avif, 1500)]
+    )
+    func codecBomb(name: String, kind: ImageKind, codedSide: Int) throws {
+        // 1500 is within libheif's own check of the coded size (a side, with room for padding: Debian's
+        // 1.15.1-1+deb12u2 has it); 1500 × 1500 is over the pixels allowed, padding included.
+        let limits = ImageSizeLimits(maxSide: 2048, maxPixels: 262_144)
+        // The probe reads the boxes only.
+        #expect(try Fixtures.probe(name, limits: limits) == ImageProbe(kind: kind, width: 64, height: 64))
+        // The size the codec's header declares: x265 codes 1504 (whole 8-pixel blocks) and crops.
+        #expect(throws: ImageDecodingError.tooLarge(width: codedSide, height: codedSide, limits: limits)) { try Fixtures.decode(name, limits: limits) }
+        // Within larger limits it is decoded, and refused for not being the image its boxes describe.
+        #expect(throws: ImageDecodingError.corrupt(kind, reason: "its decoded size differs from its header's")) { try Fixtures.decode(name) }
+    }
+
     @Test("Reduced after decoding, exactly as the box average says", arguments: ["alpha.heic", "orientation-6.avif"])
     func reduced(name: String) throws {
         let whole = try Fixtures.decode(name)

@@ -1,5 +1,6 @@
-// Thin C wrappers over libpng and libjpeg-turbo for pagedots's image decoders, and the box
-// reduction that a PNG streams through (and that the decoders which cannot scale share).
+// Thin C wrappers over libpng and libjpeg-turbo for pagedots's image decoders, the box
+// reduction that a PNG streams through (and that the decoders which cannot scale share), and
+// libheif decoders (libde265, dav1d) that bound the frames they allocate.
 //
 // Both libraries report fatal errors by calling a function that must not
 // return: a longjmp back into the caller. A longjmp must not cross Swift
@@ -95,5 +96,24 @@ void pd_box_reducer_finish(const pd_box_reducer *reducer, uint8_t *reduced);
 int pd_jpeg_decode(const void *data, size_t size, unsigned scale_denominator, int orientation,
                    uint32_t expected_width, uint32_t expected_height, long max_memory,
                    void *rgba, pd_image_info *info);
+
+/// Registers, once for the process and before any decoding, decoders that
+/// libheif prefers to its own: HEVC through libde265 and AV1 through dav1d,
+/// each refusing a frame larger than the calling thread's frame limits
+/// (pd_heif_set_frame_limits) before it allocates it, and decoding on the
+/// calling thread. libheif 1.15's own decoders take the size the codec's
+/// header declares on trust (dav1d up to 2^30 pixels), whatever the file's
+/// boxes say. A refusal is libheif's security error, worded as libheif words
+/// its own: "Image size WxH exceeds the maximum image size …". libde265's
+/// refusal is read from each sequence parameter set before libde265 sees it
+/// (the side and the pixels); dav1d's is its own frame_size_limit (the
+/// pixels), which these decoders set, and whose message they recognise.
+/// Their other messages become the errors' reasons instead of going to stderr.
+void pd_heif_register_bounded_decoders(void);
+
+/// The largest frame the bounded decoders decode on the calling thread:
+/// `max_side` pixels a side, `max_pixels` in all. Until it is called, a
+/// thread's frames are all refused.
+void pd_heif_set_frame_limits(uint32_t max_side, uint64_t max_pixels);
 
 #endif

@@ -270,6 +270,12 @@ def heif():
     avif[iloc + 14:iloc + 18] = bytes(4)  # item 1: id, data reference, extent count, offset, then its length
     write("empty-item.avif", bytes(avif))
 
+    # Codec bombs: files whose boxes say 64 × 64 and whose HEVC or AV1 data holds 1500 × 1500
+    # (the tests' limits make that too many pixels, though not too wide for libheif's own check).
+    for extension in ["heic", "avif"]:
+        Image.new("RGB", (1500, 1500), (30, 90, 160)).save("codec-bomb." + extension, **options[extension])
+        write("codec-bomb." + extension, patch_ispe(open("codec-bomb." + extension, "rb").read(), 64, 64))
+
     for extension in ["heic", "avif"]:
         data = open("alpha." + extension, "rb").read()
         write("truncated." + extension, data[: len(data) * 2 // 3])
