@@ -7,14 +7,14 @@ import CImageCodecs
 /// is the shown one; alpha where the file has it; 10- and 12-bit images
 /// scaled to 8 bits.
 ///
-/// Sizes are checked three times before anything is decoded: libheif
-/// refuses any image in the file declared (`ispe`) much over `maxSide` a
-/// side while it reads the boxes (and a grid whose tiles would make more,
-/// when it decodes); the primary image's shown size is checked against
-/// every limit; and the decoders (`pd_heif_register_bounded_decoders`)
+/// Sizes are checked three times: libheif refuses any image in the file
+/// declared (`ispe`) much over `maxSide` a side while it reads the boxes
+/// (and a grid whose tiles would make more, when it decodes); the primary
+/// image's shown size is checked against every limit (so far, a probe);
+/// and when it is decoded, the decoders (`pd_heif_register_bounded_decoders`)
 /// refuse a frame whose codec header declares more than the limits, with
 /// room for padding, before they allocate it: a file's boxes may say 64 × 64
-/// and its HEVC or AV1 data 30,000 × 30,000.
+/// and its HEVC or AV1 data 30,000 × 30,000, which a probe does not see.
 ///
 /// libheif 1.15 cannot decode at a reduced size: the image is decoded
 /// whole, as the limits allow. To keep that cheap, it is asked for planar
@@ -23,8 +23,7 @@ import CImageCodecs
 /// interleaved row by row into the result, or box-reduced row by row when
 /// the caller needs fewer pixels, so that only the reduced image is added
 /// to the planes (3 bytes a pixel, 4 with alpha) and the codec's buffers.
-/// libheif decodes a grid's tiles on the calling thread; dav1d (AVIF) may
-/// start threads of its own, which libheif 1.15 does not let us limit.
+/// Everything is decoded on the calling thread.
 enum HEIFInput {
     static func probe(_ bytes: UnsafeRawBufferPointer, kind: ImageKind, limits: ImageSizeLimits) throws(ImageDecodingError) -> ImageProbe {
         try withPrimaryImage(bytes, kind: kind, limits: limits) { _, probe in probe }
