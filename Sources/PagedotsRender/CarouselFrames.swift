@@ -8,7 +8,7 @@ public struct CarouselPictures<Failure: Error> {
     /// Each slide's size as its header gives it.
     public var slideSizes: [(width: Int, height: Int)]
     /// Slide `index`'s pixels, decoded at least `minimum` in size where its
-    /// format can be decoded smaller (a JPEG); throws when it cannot be read.
+    /// format can be decoded smaller (every format but GIF: `ImageDecoder.decode`); throws when it cannot be read.
     public var slide: (_ index: Int, _ minimum: (width: Int, height: Int)) throws(Failure) -> RGBAImage
     /// Frame `index` of a carousel GIF made elsewhere, as browsers show it.
     public var sourceFrame: (_ index: Int) throws(Failure) -> RGBAImage

@@ -35,6 +35,23 @@ private func curlForm(_ fixtures: [String], large: Bool = false, extra: [String]
 /// The real binary, uploads over sockets, curl and Python's requests.
 @Suite("Carousel uploads against the real binary")
 struct CarouselIntegrationTests {
+    @Test("WebP (still, lossless, animated), HEIC and AVIF slides are drawn; a truncated one is 400; a header bomb is 400 from its header")
+    func modernFormats() throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let client = try HTTPTestClient(port: server.port)
+        let slides = ["lossy.webp", "lossless-alpha.webp", "animated.webp", "orientation-5.heic", "orientation-6.avif", "rgba.png"]
+        client.send(post("/carousel.gif?\(small)&slidesize=64", body: MultipartBody(slides.map { .file("slide", $0) }).bytes))
+        let drawn = try client.readResponse()
+        #expect(drawn.status == 200, "\(drawn.text)")
+        for (file, prefix) in [("truncated.webp", "slide 2: corrupt"), ("truncated.heic", "slide 2: corrupt"), ("truncated.avif", "slide 2: corrupt"),
+                               ("huge.heic", "slide 2: 100000 × 100000 pixels is too large"), ("huge-canvas.webp", "slide 2: "), ("codec-bomb.avif", "slide 2: ")] {
+            client.send(post("/carousel.gif?\(small)", body: MultipartBody([.file("slide", "rgba.png"), .file("slide", file)]).bytes))
+            let refused = try client.readResponse()
+            #expect(refused.status == 400 && refused.text.hasPrefix(prefix), "\(file): \(refused.status) \(refused.text)")
+        }
+    }
+
     @Test("An upload by raw socket is read; the request pipelined after its body is answered next")
     func rawSocket() throws {
         let server = try ServerProcess()

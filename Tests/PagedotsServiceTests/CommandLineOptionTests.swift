@@ -67,6 +67,31 @@ import Testing
         }
     }
 
+    @Test("URL slides' flags: prefixes repeated or comma-separated, a prefix without / after its host refused, limits")
+    func sourceFlags() throws {
+        let flags = try configuration([
+            "--allow-source", "https://cdn.example/img/", "--allow-source=https://*.shop.example/", "--allow-private-sources",
+            "--max-source-mb", "4", "--source-timeout", "2.5", "--source-cache-mb", "0",
+        ]).get()
+        #expect(flags.allowedSources.prefixes.map(\.text) == ["https://cdn.example/img/", "https://*.shop.example/"])
+        #expect(flags.allowPrivateSources && flags.maxSourceBytes == 4 << 20 && flags.sourceTimeout == 2.5 && flags.sourceCacheBytes == 0)
+        let environment = try configuration([], environment: ["PAGEDOTS_ALLOW_SOURCES": "https://a.example/, https://b.example/x/"]).get()
+        #expect(environment.allowedSources.prefixes.count == 2 && !environment.allowPrivateSources)
+        #expect(try configuration([]).get().allowedSources.isEmpty)
+        for (arguments, message) in [
+            (["--allow-source", "https://cdn.example"],
+             "--allow-source: allowed source \"https://cdn.example\": a prefix must end its host (and port) with /; got \"https://cdn.example\""),
+            (["--max-source-mb", "0"], "--max-source-mb: must be an integer from 1 to 1024; got \"0\""),
+            (["--source-timeout", "-1"], "--source-timeout: must be a number of seconds above 0, like 2.5; got \"-1\""),
+        ] {
+            guard case .failure(let error) = configuration(arguments) else {
+                Issue.record("expected an error for \(arguments)")
+                continue
+            }
+            #expect(error.message == message)
+        }
+    }
+
     @Test func flagsInBothFormsAndEnvironmentFallbacks() throws {
         let config = try configuration(
             ["--port", "9000", "--cache-mb=2", "--idle-timeout", "2.5"],

@@ -1,3 +1,5 @@
+import PagedotsDecode
+
 /// The `pagedots` command line: `serve` (the default), `render`, `carousel`, `sign`, `health`.
 public enum PagedotsCommand {
     /// Runs the subcommand named by `arguments` (without the program name)
@@ -39,11 +41,13 @@ public enum PagedotsCommand {
                                           write one image, the same bytes the server sends
                                           (QUERY like 'pages=5&current=2' or '/indicator@2x.png?pages=5';
                                           without -o, to standard output)
-      pagedots carousel QUERY SLIDE... [-o FILE] [--presets FILE]
+      pagedots carousel QUERY SLIDE... [-o FILE] [--presets FILE] [--allow-source PREFIX ...]
       pagedots carousel QUERY --carousel IN.gif [-o FILE]
-                                          write a carousel of the slides (PNG, JPEG, GIF) or of a
-                                          carousel GIF with its indicator, the same bytes as POST /carousel
-                                          (QUERY like 'style=pill&dwell=3000' or '/carousel.apng?change=fade')
+                                          write a carousel of the slides (\(ImageKind.allNames); files,
+                                          or http(s) URLs fetched as GET /carousel?slide=URL fetches them,
+                                          under --allow-source) or of a carousel GIF with its indicator,
+                                          the same bytes as POST /carousel (QUERY like
+                                          'style=pill&budget=1M' or '/carousel.apng?change=fade')
       pagedots sign QUERY [--signing-key KEY]
                                           print QUERY with its &sig= appended, under the first key
                                           (keys also from PAGEDOTS_SIGNING_KEY)
