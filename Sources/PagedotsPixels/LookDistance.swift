@@ -94,21 +94,29 @@ extension RGBAResampling {
     public static func bilinear(_ source: [UInt8], width: Int, height: Int, toWidth newWidth: Int, height newHeight: Int) -> [UInt8] {
         precondition(source.count == width * height * 4 && width > 0 && height > 0, "a picture of \(width)×\(height)")
         if newWidth == width && newHeight == height { return source }
+        // Where each new column and row falls: the two source ones and the
+        // second's weight, in 256ths.
+        func taps(_ count: Int, from sourceCount: Int) -> [(Int, Int, Int)] {
+            let ratio = Double(sourceCount) / Double(count)
+            return (0..<count).map { index in
+                let position = min(max((Double(index) + 0.5) * ratio - 0.5, 0), Double(sourceCount - 1))
+                let first = Int(position)
+                return (first, min(first + 1, sourceCount - 1), Int(((position - Double(first)) * 256).rounded()))
+            }
+        }
+        let columns = taps(newWidth, from: width), rows = taps(newHeight, from: height)
         var output = [UInt8](repeating: 0, count: newWidth * newHeight * 4)
-        let xRatio = Double(width) / Double(newWidth), yRatio = Double(height) / Double(newHeight)
         source.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { output in
-                for y in 0..<newHeight {
-                    let sy = min(max((Double(y) + 0.5) * yRatio - 0.5, 0), Double(height - 1))
-                    let y0 = Int(sy), y1 = min(y0 + 1, height - 1), fy = sy - Double(y0)
-                    for x in 0..<newWidth {
-                        let sx = min(max((Double(x) + 0.5) * xRatio - 0.5, 0), Double(width - 1))
-                        let x0 = Int(sx), x1 = min(x0 + 1, width - 1), fx = sx - Double(x0)
+                var out = 0
+                for (top, bottom, down) in rows {
+                    let topRow = top * width * 4, bottomRow = bottom * width * 4
+                    for (left, right, across) in columns {
                         for channel in 0..<4 {
-                            func at(_ px: Int, _ py: Int) -> Double { Double(source[(py * width + px) * 4 + channel]) }
-                            let top = at(x0, y0) * (1 - fx) + at(x1, y0) * fx
-                            let bottom = at(x0, y1) * (1 - fx) + at(x1, y1) * fx
-                            output[(y * newWidth + x) * 4 + channel] = UInt8(min(max((top * (1 - fy) + bottom * fy).rounded(), 0), 255))
+                            let upper = Int(source[topRow + left * 4 + channel]) * (256 - across) + Int(source[topRow + right * 4 + channel]) * across
+                            let lower = Int(source[bottomRow + left * 4 + channel]) * (256 - across) + Int(source[bottomRow + right * 4 + channel]) * across
+                            output[out] = UInt8((upper * (256 - down) + lower * down + 32768) >> 16)
+                            out += 1
                         }
                     }
                 }

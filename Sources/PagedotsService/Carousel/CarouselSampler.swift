@@ -40,10 +40,16 @@ struct CarouselSampler {
     private let bands: [(top: Double, height: Double)]
     /// The exact bands at the spec's scale, per sampled slide.
     private var exactBands: [BandImage] = []
-    /// Trials by scale and colours: per sampled slide, per loss.
-    private var trials: [TrialKey: [[LossTrial]]] = [:]
     /// Each scale's bands, per sampled slide, once drawn.
     private var scaledBands: [Double: [BandImage]] = [:]
+    /// The bands quantised, by scale and colours, per sampled slide.
+    private var quantized: [TrialKey: [GIFTrial]] = [:]
+    /// What was worked out per scale, colours and loss: each sampled
+    /// slide's estimated frame bytes, and the mean look.
+    private var bytes: [LossKey: [Double]] = [:]
+    private var scores: [LossKey: Double] = [:]
+    /// The timeline's frames by slide steps (`frames(steps:)`).
+    private var frameViews: [Int?: [SlideView?]] = [:]
 
     /// The scales worth sampling: the spec's, then down in steps of 0.25 to
     /// 1 (at most `maxScales`, spread evenly, the first and last kept).
@@ -54,10 +60,9 @@ struct CarouselSampler {
         var colors: Int
     }
 
-    /// One loss's result on one slide's bands.
-    private struct LossTrial {
-        var bytes: Int
-        var look: Double
+    private struct LossKey: Hashable {
+        var trial: TrialKey
+        var loss: Int
     }
 
     /// Bands cut from one slide at one scale: the picture, its size, and the rows each band took.
@@ -97,29 +102,20 @@ struct CarouselSampler {
 
     /// `encoding`'s estimated bytes for the whole carousel.
     mutating func estimate(_ encoding: CarouselEncoding) throws(CarouselInputError) -> Double {
-        let results = try trialResults(encoding)
-        let perSlide = results.map { Double($0.bytes) }
+        let perSlide = try slideEstimates(encoding)
         let mean = perSlide.reduce(0, +) / Double(max(perSlide.count, 1))
         func slideBytes(_ index: Int) -> Double { sampled.firstIndex(of: index).map { perSlide[$0] } ?? mean }
-        var spec = request.spec
-        spec.slideSteps = encoding.steps == CarouselTimeline(spec: spec).slideSteps ? nil : encoding.steps
-        guard let layout = try? CarouselLayout(spec, scale: encoding.scale) else { return .infinity }
+        guard let layout = try? CarouselLayout(request.spec, scale: encoding.scale) else { return .infinity }
         // An indicator's frame: its box's changes, about a third of a byte a pixel, and its frame's headers.
         let indicatorFrame = Double(layout.indicator.area) / 3 + 40
+        let fade = request.spec.composition.change == .fade ? Self.fadeWeight : 1
         var total = 0.0
-        var previous: SlideView?
-        for (frame, _) in CarouselTimeline(spec: spec).drawnFrames() {
-            defer { previous = frame.slides }
-            guard frame.slides != previous else {
-                total += indicatorFrame
-                continue
-            }
-            switch frame.slides {
-            case .slide(let index): total += slideBytes(index)
-            case .change(let from, let to, _):
-                let weight = spec.composition.change == .fade ? Self.fadeWeight : 1
-                total += weight * (slideBytes(from) + slideBytes(to)) / 2
-            case .sourceFrame: total += mean
+        for frame in frames(steps: encoding.steps) {
+            switch frame {
+            case nil: total += indicatorFrame
+            case .slide(let index)?: total += slideBytes(index)
+            case .change(let from, let to, _)?: total += fade * (slideBytes(from) + slideBytes(to)) / 2
+            case .sourceFrame?: total += mean
             }
         }
         return total
@@ -127,39 +123,64 @@ struct CarouselSampler {
 
     /// `encoding`'s look on the sampled rests (`LookDistance.score`, their mean).
     mutating func score(_ encoding: CarouselEncoding) throws(CarouselInputError) -> Double {
-        let results = try trialResults(encoding)
-        return results.map(\.look).reduce(0, +) / Double(max(results.count, 1))
+        let key = LossKey(trial: TrialKey(scale: encoding.scale, colors: encoding.colors), loss: encoding.loss)
+        if let known = scores[key] { return known }
+        let trials = try trials(key.trial)
+        let looks = zip(trials, zip(scaledBands[encoding.scale] ?? [], exactBands)).map { trial, bands in
+            Self.look(of: trial.outcome(loss: encoding.loss).rgba, in: bands.0, against: bands.1)
+        }
+        let score = looks.reduce(0, +) / Double(max(looks.count, 1))
+        scores[key] = score
+        return score
     }
 
-    /// Each sampled slide's trial at `encoding`'s scale, colours and loss:
-    /// its bytes scaled to the slide's frame, and its look.
-    private mutating func trialResults(_ encoding: CarouselEncoding) throws(CarouselInputError) -> [LossTrial] {
-        let key = TrialKey(scale: encoding.scale, colors: encoding.colors)
-        if trials[key] == nil {
-            let images: [BandImage]
-            if let drawn = scaledBands[encoding.scale] {
-                images = drawn
-            } else if encoding.scale == request.spec.scale {
-                images = exactBands
-            } else {
-                guard let layout = try? CarouselLayout(request.spec, scale: encoding.scale) else { return [] }
-                images = try bandImages(scale: encoding.scale, layout: layout)
-            }
-            scaledBands[encoding.scale] = images
-            let settings = QuantizerSettings.photographic.limitingColors(to: encoding.colors)
-            trials[key] = zip(images, exactBands).map { image, exact in
-                let height = image.rows.reduce(0, +)
-                return GIFTrial.outcomes(of: image.pixels, width: image.width, height: height, settings: settings, losses: CarouselBudget.losses)
-                    .map { trial in
-                        // The file's bytes beyond its header and palette are the frame's pixels', scaled to the slide.
-                        let overhead = 3 * encoding.colors + 40
-                        let bytes = Double(max(trial.bytes - overhead, 0)) * image.areaRatio + Double(overhead)
-                        return LossTrial(bytes: Int(bytes), look: Self.look(of: trial.rgba, in: image, against: exact))
-                    }
-            }
+    /// The timeline's frames with `steps` slide steps: what each that shows
+    /// new slides shows, nil for one that only moves the indicator.
+    private mutating func frames(steps: Int?) -> [SlideView?] {
+        if let known = frameViews[steps] { return known }
+        var spec = request.spec
+        spec.slideSteps = steps == CarouselTimeline(spec: spec).slideSteps ? nil : steps
+        var previous: SlideView?
+        let views = CarouselTimeline(spec: spec).drawnFrames().map { frame -> SlideView? in
+            defer { previous = frame.frame.slides }
+            return frame.frame.slides == previous ? nil : frame.frame.slides
         }
-        guard let index = CarouselBudget.losses.firstIndex(of: encoding.loss), let perSlide = trials[key] else { return [] }
-        return perSlide.map { $0[index] }
+        frameViews[steps] = views
+        return views
+    }
+
+    /// Each sampled slide's estimated frame bytes at `encoding`'s scale, colours and loss.
+    private mutating func slideEstimates(_ encoding: CarouselEncoding) throws(CarouselInputError) -> [Double] {
+        let key = LossKey(trial: TrialKey(scale: encoding.scale, colors: encoding.colors), loss: encoding.loss)
+        if let known = bytes[key] { return known }
+        let trials = try trials(key.trial)
+        let estimates = zip(trials, scaledBands[encoding.scale] ?? []).map { trial, image in
+            // The file's bytes beyond its header and palette are the frame's pixels', scaled to the slide.
+            let overhead = 3 * encoding.colors + 40
+            return Double(max(trial.outcome(loss: encoding.loss).bytes - overhead, 0)) * image.areaRatio + Double(overhead)
+        }
+        bytes[key] = estimates
+        return estimates
+    }
+
+    /// The sampled slides' bands at `key`'s scale, quantised to its colours (drawn once per scale, quantised once per key).
+    private mutating func trials(_ key: TrialKey) throws(CarouselInputError) -> [GIFTrial] {
+        if let known = quantized[key] { return known }
+        let images: [BandImage]
+        if let drawn = scaledBands[key.scale] {
+            images = drawn
+        } else if key.scale == request.spec.scale {
+            images = exactBands
+        } else if let layout = try? CarouselLayout(request.spec, scale: key.scale) {
+            images = try bandImages(scale: key.scale, layout: layout)
+        } else {
+            images = []
+        }
+        scaledBands[key.scale] = images
+        let settings = QuantizerSettings.photographic.limitingColors(to: key.colors)
+        let trials = images.map { GIFTrial(rgba: $0.pixels, width: $0.width, height: $0.rows.reduce(0, +), settings: settings) }
+        quantized[key] = trials
+        return trials
     }
 
     /// How `decoded` (the bands of `image`, lighter) looks against `exact`'s, band by band brought to its size.
