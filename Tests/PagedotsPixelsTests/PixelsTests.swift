@@ -105,3 +105,49 @@ struct CacheTests {
         #expect(forgotten == 1 && budget.totalHeld == 0 && budget.fits(100, for: .regions))
     }
 }
+
+@Suite("Look distance and resampling for the budget planner")
+struct LookDistanceTests {
+    /// A picture of `width × height` whose pixel at (x, y) is `color(x, y)` (RGB, opaque).
+    static func picture(_ width: Int, _ height: Int, _ color: (Int, Int) -> [UInt8]) -> [UInt8] {
+        (0..<height).flatMap { y in (0..<width).flatMap { x in color(x, y) + [255] } }
+    }
+
+    @Test("The same picture scores 100; fine dither costs less than banding of the same size; the excluded box is left out")
+    func ranking() {
+        let gradient = Self.picture(64, 32) { x, _ in [UInt8(x * 4), UInt8(x * 4), UInt8(x * 4)] }
+        #expect(LookDistance(exact: gradient, candidate: gradient, width: 64, height: 32).score == 100)
+        // Dither: ±6 alternating pixel by pixel; banding: 8-pixel steps, the error a ramp up to ±6 too.
+        let dithered = Self.picture(64, 32) { x, y in
+            let level = x * 4 + ((x + y) % 2 == 0 ? 6 : -6)
+            return Array(repeating: UInt8(min(max(level, 0), 255)), count: 3)
+        }
+        let banded = Self.picture(64, 32) { x, _ in Array(repeating: UInt8((x / 3) * 12), count: 3) }
+        let dither = LookDistance(exact: gradient, candidate: dithered, width: 64, height: 32)
+        let bands = LookDistance(exact: gradient, candidate: banded, width: 64, height: 32)
+        #expect(dither.coarse < bands.coarse)
+        #expect(dither.score > bands.score, "\(dither) \(bands)")
+        // A blurred picture loses detail.
+        let stripes = Self.picture(64, 32) { x, _ in Array(repeating: UInt8(x % 2 == 0 ? 40 : 200), count: 3) }
+        let grey = Self.picture(64, 32) { _, _ in [120, 120, 120] }
+        #expect(LookDistance(exact: stripes, candidate: grey, width: 64, height: 32).detailLoss > 60)
+        #expect(LookDistance(exact: grey, candidate: stripes, width: 64, height: 32).detailLoss == 0)
+        // Differences only inside the excluded box do not count.
+        var marked = gradient
+        for y in 4..<8 { for x in 4..<8 { marked[(y * 64 + x) * 4] = 0 } }
+        #expect(LookDistance(exact: gradient, candidate: marked, width: 64, height: 32, excluded: PixelRect(x: 4, y: 4, width: 4, height: 4)).score == 100)
+        #expect(LookDistance(exact: gradient, candidate: marked, width: 64, height: 32).score < 100)
+    }
+
+    @Test("Bilinear resampling: the same size unchanged; doubled, a flat picture stays flat and a ramp stays a ramp")
+    func bilinear() {
+        let ramp = Self.picture(4, 2) { x, _ in [UInt8(x * 60), 0, 0] }
+        #expect(RGBAResampling.bilinear(ramp, width: 4, height: 2, toWidth: 4, height: 2) == ramp)
+        let flat = Self.picture(3, 3) { _, _ in [10, 20, 30] }
+        #expect(RGBAResampling.bilinear(flat, width: 3, height: 3, toWidth: 7, height: 5) == Self.picture(7, 5) { _, _ in [10, 20, 30] })
+        let doubled = RGBAResampling.bilinear(ramp, width: 4, height: 2, toWidth: 8, height: 4)
+        let reds = (0..<8).map { doubled[$0 * 4] }
+        // Edges clamped, then halfway points: 0 0 15 45 75 105 135 165 180 180 in source terms.
+        #expect(reds == [0, 15, 45, 75, 105, 135, 165, 180])
+    }
+}
