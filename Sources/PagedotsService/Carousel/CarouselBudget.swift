@@ -1,15 +1,13 @@
 import Glibc
 import PagedotsCore
-import PagedotsDecode
-import PagedotsGIF
-import PagedotsPixels
 import PagedotsRender
 
 /// A carousel GIF made to fit its `budget` (docs/carousel.md, "Weight").
 ///
 /// First the carousel as it is, stopped as soon as it passes the budget, so
 /// that one that fits is the same bytes as without `budget` (skipped when
-/// the samples say it is far over). Otherwise the levers are weighed on
+/// the samples put it more than `exactAttempt` times over: their estimates
+/// come within a few percent of the carousels made). Otherwise the levers are weighed on
 /// samples, never on the whole carousel: bands across each sampled slide's
 /// rest, drawn at each scale tried, quantised and compressed at each loss,
 /// their bytes scaled up to the whole carousel's frames and their look
@@ -51,6 +49,8 @@ struct CarouselBudget {
     static let margin = 0.95
     /// How many times a candidate that passed the budget is followed by a lighter one.
     static let tightenings = 3
+    /// The carousel as it is is tried while its estimate is at most this many times the budget.
+    static let exactAttempt = 1.2
 
     /// The carousel as it is without `budget`.
     private var exact: CarouselEncoding {
@@ -60,7 +60,7 @@ struct CarouselBudget {
     /// The carousel at most `budget` bytes, or how close it comes; throws a picture's refusal.
     func make() throws(CarouselInputError) -> Outcome {
         var sampler = try CarouselSampler(request: request, pictures: pictures, maker: maker)
-        if try sampler.estimate(exact) <= Double(budget) * 1.5, let file = try encode(exact) {
+        if try sampler.estimate(exact) <= Double(budget) * Self.exactAttempt, let file = try encode(exact) {
             // Exactly as without `budget`.
             return .fits(file, exact)
         }
@@ -72,10 +72,17 @@ struct CarouselBudget {
             // Over after all: only candidates clearly lighter than this one's estimate.
             candidates = candidates.dropFirst().filter { $0.bytes < candidate.bytes * 0.85 }
         }
-        let lightest = CarouselEncoding(
+        // The lightest there is, made whole to say how light that is (at the
+        // spec's own scale should the carousel not lay out at 1).
+        var lightest = CarouselEncoding(
             scale: 1, steps: naturalSteps > 0 ? 1 : nil, colors: Self.fewerColors.last ?? Self.fullColors, loss: Self.losses.last ?? 0
         )
-        guard let file = try encode(lightest, limit: .max) else { return .tooHeavy(smallest: .max, encoding: lightest) }
+        var file = try encode(lightest, limit: .max)
+        if file == nil {
+            lightest.scale = request.spec.scale
+            file = try encode(lightest, limit: .max)
+        }
+        guard let file else { throw CarouselInputError(status: 503, "budget: the carousel could not be made lighter: try again") }
         return file.count <= budget ? .fits(file, lightest) : .tooHeavy(smallest: file.count, encoding: lightest)
     }
 
