@@ -202,6 +202,20 @@ struct URLCarouselIntegrationTests {
         #expect(!origin.requests.contains { $0.path == "/elsewhere/a.png" })
     }
 
+    @Test("The slides of one carousel are fetched in parallel: the origin is asked for all before it answers any")
+    func parallel() throws {
+        let origin = try LoopbackOrigin()
+        for name in fixtures { origin.respond(to: "/s/\(name)", with: .held(UploadFixtures.bytes(name))) }
+        let server = try server(for: origin)
+        defer { server.stop() }
+        let client = try HTTPTestClient(port: server.port)
+        client.request("/carousel.gif?\(small)&" + fixtures.map { "slide=" + encoded(origin.url("/s/\($0)")) }.joined(separator: "&"))
+        #expect(origin.waitForRequests(3), "all three asked while none is answered")
+        #expect(origin.requests.allSatisfy { $0.releasesBefore == 0 })
+        origin.release(3)
+        #expect(try client.readResponse().status == 200)
+    }
+
     @Test("A dead source holds nothing but its own request: indicators are answered meanwhile, the carousel gets 504")
     func deadSource() throws {
         let origin = try LoopbackOrigin()
