@@ -84,9 +84,13 @@ struct URLCarouselIntegrationTests {
         let tag = try #require(first.header("etag"))
         let notModified = try get(server, target, headers: ["If-None-Match: \(tag)"])
         #expect(notModified.status == 304 && notModified.body.isEmpty)
+        // Another carousel of the same slides: drawn anew, its sources the kept ones, still fresh.
+        let other = try get(server, target + "&dwell=2000")
+        #expect(other.status == 200 && other.body != first.body)
         let text = try metrics(server)
-        #expect(metric(text, "pagedots_render_duration_seconds_count") == 1)
+        #expect(metric(text, "pagedots_render_duration_seconds_count") == 2)
         #expect(metric(text, "pagedots_source_fetches_total{result=\"fetched\"}") == 3)
+        #expect(metric(text, "pagedots_source_fetches_total{result=\"fresh\"}") == 3)
         #expect(metric(text, "pagedots_cache_hits_total") >= 2)
         #expect(origin.requests.count == 3)
     }
