@@ -116,12 +116,7 @@ public struct CommandLineOption: Sendable {
         CommandLineOption(flag: "--only-presets", environment: "PAGEDOTS_ONLY_PRESETS", valueName: "",
                           help: "image URLs must name a preset and may set only pages, current, start, every, tz, labels, format, scale, expires and sig; others get 403",
                           isSwitch: true) { config, value in
-            switch value.lowercased() {
-            case "1", "true", "yes": config.onlyPresets = true
-            case "0", "false", "no", "": config.onlyPresets = false
-            default: return "must be 1 or true, or 0 or false"
-            }
-            return nil
+            switchValue(value).map { config.onlyPresets = $0 }.failure(switchProblem)
         },
         CommandLineOption(flag: "--allow-source", environment: "PAGEDOTS_ALLOW_SOURCES", valueName: "PREFIX",
                           help: "fetch URL slides (GET /carousel?slide=URL) that start with this prefix, like https://cdn.example/img/ or https://*.example/; repeatable, env comma-separated (default: none, URL slides refused)",
@@ -136,12 +131,7 @@ public struct CommandLineOption: Sendable {
         CommandLineOption(flag: "--allow-private-sources", environment: "PAGEDOTS_ALLOW_PRIVATE_SOURCES", valueName: "",
                           help: "let URL slides come from loopback and private addresses (an internal CDN); other non-public addresses stay refused",
                           isSwitch: true) { config, value in
-            switch value.lowercased() {
-            case "1", "true", "yes": config.allowPrivateSources = true
-            case "0", "false", "no", "": config.allowPrivateSources = false
-            default: return "must be 1 or true, or 0 or false"
-            }
-            return nil
+            switchValue(value).map { config.allowPrivateSources = $0 }.failure(switchProblem)
         },
         CommandLineOption(flag: "--max-source-mb", environment: "PAGEDOTS_MAX_SOURCE_MB", valueName: "MIB",
                           help: "largest URL slide in MiB, counted as it arrives; larger is 413 (default 16)") { config, value in
@@ -243,6 +233,18 @@ public struct CommandLineOption: Sendable {
             return "  \(usage(option))\(padding)\(option.help) [env \(option.environment)]"
         }.joined(separator: "\n")
     }
+
+    /// A switch's value: `1`, `true` or `yes`, or `0`, `false`, `no` or nothing (any case).
+    static func switchValue(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "1", "true", "yes": true
+        case "0", "false", "no", "": false
+        default: nil
+        }
+    }
+
+    /// What a switch's value must be.
+    static let switchProblem = "must be 1 or true, or 0 or false"
 
     /// A whole number in `range`, ASCII digits only.
     static func integer(_ text: String, in range: ClosedRange<Int>) -> Int? {
