@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The builder page in headless Chromium (Selenium, Debian's chromium-driver).
 
-Usage: check-page.py BASE_URL SCREENSHOT.png PRESETS_BASE_URL
+Usage: check-page.py BASE_URL SCREENSHOT.png PRESETS_BASE_URL URLS_BASE_URL ORIGIN_URL
 
 Loads BASE_URL/ from a running pagedots, changes controls as a person would,
 and checks that the previews (light and dark) and the snippets follow (the
@@ -15,19 +15,30 @@ carousel GIF; that a calendar URL (start, every) hides current and says
 which page shows now and when that changes (both servers' clocks stand at
 2025-03-03T10:00Z); and, on PRESETS_BASE_URL (a server with presets), that
 choosing a preset sets the controls and the URL names it and adds only what
-differs; that the Carousel section uploads three slides as a form, plays
-the answer from a blob: URL with its size in bytes, offers it for download
-(an animated GIF that Pillow decodes, the same bytes as the same POST made
-without the browser) and shows the service's 400 line for a bad option.
+differs; that the Carousel section, "fit under 1 MB" ticked by default (and
+set to 300 kB), uploads three slides as a form, plays the answer from a
+blob: URL with its size in bytes, its X-Carousel-Size and
+X-Carousel-Encoding, offers it for download (an animated GIF within the
+budget that Pillow decodes, the same bytes as the same POST
+made without the browser), writes the <img> for email with its width and
+height and a src to replace, leaves the budget out when unticked and for
+APNG, and shows the service's 400 line for a bad option; and that slide
+URLs are refused with the service's 403 line by BASE_URL (which allows no
+source), and on URLS_BASE_URL (which allows ORIGIN_URL, a loopback origin
+serving docs/examples/carousel) make the GET URL, whose carousel is the
+POST's, with a fractional X-Carousel-Size rounded in the <img>, whose src
+is that GET URL.
 Ends with a screenshot of the page as it first appears. Prints one line per check
 and `N passed, N failed`; exits 1 if anything failed.
 """
 import base64
+import html
 import io
 import os
 import shutil
 import sys
 import tempfile
+import urllib.parse
 import urllib.request
 import uuid
 
@@ -39,7 +50,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 from PIL import Image
 
-BASE, SCREENSHOT, PRESETS_BASE = sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3].rstrip("/")
+BASE, SCREENSHOT, PRESETS_BASE, URLS_BASE, ORIGIN = (sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3].rstrip("/"),
+                                                     sys.argv[4].rstrip("/"), sys.argv[5].rstrip("/"))
 SLIDES = [os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "examples", "carousel", name)
           for name in ("flat-spring.png", "flat-summer.png", "flat-autumn.png")]
 results = []
@@ -98,15 +110,35 @@ def previews_loaded(part):
         " return !i.hidden && i.src.includes(arguments[0]) && i.complete && i.naturalWidth > 0; })", part)
 
 
-def posted(path, files):
-    """The body of a POST of `files` as slide parts to BASE + path, made without the browser."""
+def posted(url, files):
+    """The body and headers of a POST of `files` as slide parts to `url`, made without the browser."""
     boundary = uuid.uuid4().hex
     body = b"".join(f'--{boundary}\r\nContent-Disposition: form-data; name="slide"; filename="{os.path.basename(name)}"\r\n'
                     f"Content-Type: image/png\r\n\r\n".encode() + open(name, "rb").read() + b"\r\n" for name in files)
-    request = urllib.request.Request(BASE + path, data=body + f"--{boundary}--\r\n".encode(), method="POST",
+    request = urllib.request.Request(url, data=body + f"--{boundary}--\r\n".encode(), method="POST",
                                      headers={"Content-Type": "multipart/form-data; boundary=" + boundary})
     with urllib.request.urlopen(request, timeout=120) as response:
+        return response.read(), response.headers
+
+
+def fetched(url):
+    """The body of a GET of `url`, made without the browser."""
+    with urllib.request.urlopen(url, timeout=120) as response:
         return response.read()
+
+
+def carousel_shown():
+    """The carousel plays in the page from a blob: URL."""
+    return driver.execute_script("const i = document.getElementById('c-result');"
+                                 " return !i.hidden && i.src.startsWith('blob:') && i.complete && i.naturalWidth > 0")
+
+
+def carousel_pixels():
+    return driver.execute_script("const i = document.getElementById('c-result'); return [i.naturalWidth, i.naturalHeight]")
+
+
+def text_of(element_id):
+    return find(element_id).text
 
 
 def preview_width():
@@ -278,6 +310,14 @@ try:
     # The Carousel section: three slides, the builder's pill on page 2 of 3, fading every second.
     driver.get(BASE + "/#pages=3&current=1&style=pill&scale=2&format=gif&dwell=1000")
     wait_for("the builder draws the carousel's indicator", lambda d: 'alt="Page 2 of 3"' in value("img-snippet"))
+    check('"fit under 1 MB" is ticked by default, with budget 1M',
+          find("c-budgeted").is_selected() and value("p-budget") == "1M"
+          and driver.find_element(By.CSS_SELECTOR, "label.check").text == "fit under 1 MB")
+    slidesize = find("p-slidesize")
+    check("slidesize is among the carousel's options, empty, with an example of its syntax",
+          slidesize.is_displayed() and value("p-slidesize") == "" and slidesize.get_attribute("placeholder") == "e.g. 600x300")
+    check("the slide files accept every format the service reads",
+          find("c-slides").get_attribute("accept") == "image/png,image/jpeg,image/gif,image/webp,image/heic,image/avif")
     find("c-slides").send_keys(SLIDES[0])
     find("c-make").click()
     wait_for("one slide: the section asks for 2 to 20", lambda d: find("c-error").text == "Pick 2 to 20 slides, or one carousel GIF.")
@@ -286,17 +326,29 @@ try:
     wait.until(lambda d: 'alt="Page 2 of 3"' in value("img-snippet"))
     find("c-slides").send_keys("\n".join(SLIDES))
     Select(find("p-change")).select_by_value("fade")
+    # A budget these fades do not fit as they are (about 470 kB), so that the service chooses what to lighten.
+    budget = find("p-budget")
+    budget.clear()
+    budget.send_keys("300k")
+    wait_for('the tick says "fit under 300 kB"', lambda d: driver.find_element(By.CSS_SELECTOR, "label.check").text == "fit under 300 kB")
     find("c-make").click()
-    wait_for("three slides posted: the carousel plays in the page from a blob: URL",
-             lambda d: d.execute_script("const i = document.getElementById('c-result');"
-                                        " return !i.hidden && i.src.startsWith('blob:') && i.complete && i.naturalWidth > 0"), seconds=120)
-    path = "/carousel.gif?current=1&style=pill&dwell=1000&scale=2&change=fade"
-    check("the request is the builder's indicator, without pages or format, and change=fade",
+    wait_for("three slides posted: the carousel plays in the page from a blob: URL", lambda d: carousel_shown(), seconds=120)
+    path = "/carousel.gif?current=1&style=pill&dwell=1000&scale=2&change=fade&budget=300k"
+    check("the request is the builder's indicator, without pages or format, change=fade and budget=300k",
           value("c-curl") == "curl -F 'slide=@flat-spring.png' -F 'slide=@flat-summer.png' -F 'slide=@flat-autumn.png' \\\n  '"
           + BASE + path + "' -o carousel.gif")
-    check("the result is shown at the slides' size, 1200 x 600",
-          driver.execute_script("const i = document.getElementById('c-result'); return [i.naturalWidth, i.naturalHeight]") == [1200, 600]
-          and find("c-caption").text == "1200 × 600 pixels, GIF")
+    posted_bytes, posted_headers = posted(BASE + path, SLIDES)
+    encoding = posted_headers["X-Carousel-Encoding"]
+    check(f"X-Carousel-Encoding is shown as the service sent it: {encoding}", encoding and text_of("c-encoding") == encoding)
+    check("X-Carousel-Size is shown: 600x300 points", posted_headers["X-Carousel-Size"] == "600x300"
+          and text_of("c-points") == "600x300 points")
+    chosen_scale = float(encoding.split(";")[0].removeprefix("scale="))
+    check(f"the result is shown at 600 x 300 points at the chosen scale, {chosen_scale}",
+          carousel_pixels() == [round(600 * chosen_scale), round(300 * chosen_scale)]
+          and text_of("c-caption") == f"{round(600 * chosen_scale)} × {round(300 * chosen_scale)} pixels, GIF")
+    check("the <img> for email: a src to replace, width and height from X-Carousel-Size, an alt",
+          value("c-img-snippet") == '<img src="https://your-host.example/carousel.gif" width="600" height="300" alt="Carousel of 3 slides">'
+          and find("c-img-note").is_displayed() and text_of("c-img-note").startswith("Replace the src with the address where you host"))
     link = find("c-download")
     check("the download link is the shown image, named carousel.gif",
           link.is_displayed() and link.get_attribute("href") == find("c-result").get_attribute("src")
@@ -310,31 +362,85 @@ try:
              and not any(name.endswith(".crdownload") for name in os.listdir(folder)), seconds=30)
     downloaded = open(saved, "rb").read() if os.path.exists(saved) else b""
     shutil.rmtree(folder)
-    check(f"the size shown is the download's, {len(downloaded):,} bytes", find("c-size").text == f"{len(downloaded):,} bytes")
+    check(f"the size shown is the download's, {len(downloaded):,} bytes, within the budget",
+          text_of("c-size") == f"{len(downloaded):,} bytes" and 0 < len(downloaded) <= 300_000)
     with Image.open(io.BytesIO(downloaded)) as gif:
         frames, duration = gif.n_frames, 0
         for n in range(frames):
             gif.seek(n)
             duration += gif.info["duration"]
-        check(f"the download decodes (Pillow) as an animated 1200x600 GIF, {frames} frames over 3 x 1000 ms (got {duration} ms)",
-              gif.format == "GIF" and gif.size == (1200, 600) and frames > 3 and duration == 3000)
-    check("the same bytes as the same POST made without the browser", downloaded == posted(path, SLIDES))
+        check(f"the download decodes (Pillow) as an animated GIF, {frames} frames over 3 x 1000 ms (got {duration} ms)",
+              gif.format == "GIF" and list(gif.size) == carousel_pixels() and frames > 3 and duration == 3000)
+    check("the same bytes as the same POST made without the browser", downloaded == posted_bytes)
+    # Unticked, no budget: the service says nothing of an encoding.
+    find("c-budgeted").click()
+    Select(find("p-change")).select_by_value("cut")
+    find("c-make").click()
+    wait_for("unticked: no budget in the request, and no X-Carousel-Encoding",
+             lambda d: "budget" not in value("c-curl") and text_of("c-encoding") == "none (no budget)" and carousel_shown(), seconds=120)
+    find("c-budgeted").click()
+    Select(find("c-format")).select_by_value("apng")
+    check("for APNG (GIF only) the budget and its tick hide",
+          not find("c-budgeted").is_displayed() and not find("p-budget").is_displayed())
+    Select(find("c-format")).select_by_value("gif")
     inset = find("p-inset")
     inset.clear()
     inset.send_keys("999")
     find("c-make").click()
     wait_for("a bad option shows the service's 400 line", lambda d: find("c-error").is_displayed()
-             and find("c-error").text.startswith("400: inset: must be"), seconds=60)
+             and find("c-error").text.startswith("400: inset: must be") and not find("c-facts").is_displayed()
+             and value("c-img-snippet") == "", seconds=60)
 
-    # Nothing in the console but the 400s caused on purpose (Chromium reports them as network errors).
+    # Slide URLs, on a server that allows no source: its 403 line.
+    urls = [ORIGIN + "/" + os.path.basename(name) for name in SLIDES]
+    driver.get(BASE + "/#pages=3&current=1&style=pill&scale=2")
+    wait.until(lambda d: 'alt="Page 2 of 3"' in value("img-snippet"))
+    find("c-from-urls").click()
+    wait_for("choosing URLs shows the URL boxes and hides the files",
+             lambda d: find("c-urls").is_displayed() and find("c-carousel-url").is_displayed() and not find("c-slides").is_displayed())
+    find("c-urls").send_keys(urls[0])
+    find("c-make").click()
+    wait_for("one URL: the section asks for 2 to 20",
+             lambda d: find("c-error").text == "Enter 2 to 20 slide URLs, one per line, or one carousel GIF URL.")
+    find("c-urls").send_keys("\n" + "\n".join(urls[1:]) + "\n")
+    find("c-make").click()
+    wait_for("a server that allows no source shows its 403 line",
+             lambda d: find("c-error").is_displayed() and find("c-error").text.startswith("403: slide: URL slides are not enabled"))
+
+    # Slide URLs from the loopback origin: the GET URL, drawn as the POST of the same files; a band of 15.5 points.
+    driver.get(URLS_BASE + "/#pages=3&current=1&style=pill&size=7.5&scale=2")
+    wait.until(lambda d: 'alt="Page 2 of 3"' in value("img-snippet"))
+    find("c-from-urls").click()
+    find("c-urls").send_keys("\n".join(urls))
+    Select(find("p-place")).select_by_value("below")
+    find("c-make").click()
+    wait_for("slide URLs: the carousel plays in the page", lambda d: carousel_shown(), seconds=120)
+    query = "current=1&style=pill&size=7.5&scale=2&place=below&budget=1M"
+    get_path = "/carousel.gif?" + "&".join("slide=" + urllib.parse.quote(url, safe="") for url in urls) + "&" + query
+    check("the request is a GET of the slide URLs, percent-encoded, in order, then the query",
+          value("c-curl") == "curl '" + URLS_BASE + get_path + "' -o carousel.gif")
+    check("X-Carousel-Size has a fraction (a 15.5-point band): 600x315.5", text_of("c-points") == "600x315.5 points")
+    snippet = value("c-img-snippet")
+    check("the <img>'s src is the GET URL, its width and height X-Carousel-Size rounded: 600 x 316",
+          snippet == '<img src="' + html.escape(URLS_BASE + get_path) + '" width="600" height="316" alt="Carousel of 3 slides">'
+          and text_of("c-img-note").startswith("The src is this carousel's URL"))
+    got = fetched(URLS_BASE + get_path)
+    check(f"the size shown is the GET's, {len(got):,} bytes", text_of("c-size") == f"{len(got):,} bytes")
+    check("the GET's carousel is the POST's of the same files", got == posted(URLS_BASE + "/carousel.gif?" + query, SLIDES)[0])
+    shown = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1]; const i = new Image();"
+        " i.onload = () => done(i.naturalWidth); i.onerror = () => done(0); i.src = arguments[0];", html.unescape(snippet.split('"')[1]))
+    check(f"the snippet's src draws in an <img> ({shown} pixels wide)", shown == carousel_pixels()[0])
+
+    # Nothing in the console but the 400s and the 403 caused on purpose (Chromium reports them as network errors).
     entries = driver.get_log("browser")
-    deliberate = ("stroke=9", "theme=auto", "every=1y", "inset=999")
+    deliberate = (("stroke=9", "400"), ("theme=auto", "400"), ("every=1y", "400"), ("inset=999", "400"), ("?slide=", "403"))
     unexpected = [entry for entry in entries
-                  if not (any(cause in entry["message"] for cause in deliberate) and "400" in entry["message"])
+                  if not any(cause in entry["message"] and status in entry["message"] for cause, status in deliberate)
                   and entry["level"] in ("SEVERE", "WARNING")]
     for entry in unexpected:
         print("  console:", entry["level"], entry["message"][:300])
-    check(f"no console errors or warnings ({len(entries)} entries, all from the deliberate 400s)", not unexpected)
+    check(f"no console errors or warnings ({len(entries)} entries, all from the deliberate 400s and 403)", not unexpected)
 
     driver.get(BASE + "/")
     wait.until(lambda d: value("img-snippet"))

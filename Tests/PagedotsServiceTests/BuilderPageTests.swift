@@ -1,5 +1,6 @@
 import Foundation
 import PagedotsCore
+import PagedotsDecode
 import Testing
 import TestSupport
 @testable import PagedotsService
@@ -127,29 +128,78 @@ import TestSupport
         #expect(markup.contains("<code>dwell</code> = the carousel's time per slide"))
     }
 
-    @Test("The Carousel section: slide files or a carousel GIF, the carousel's options, posted as a form, shown from a blob: URL")
+    /// The Carousel section's markup.
+    func carouselSection() throws -> String {
+        try #require(try captures(#"<section id="carousel"[^>]*>([\s\S]*?)</section>"#, in: markup).first)
+    }
+
+    @Test("The Carousel section: slide files or a carousel GIF, or their URLs, the carousel's options, shown from a blob: URL")
     func theCarouselSection() throws {
-        let section = try #require(try captures(#"<section id="carousel"[^>]*>([\s\S]*?)</section>"#, in: markup).first)
-        #expect(section.contains(#"<input id="c-slides" type="file" accept="image/png,image/jpeg,image/gif" multiple>"#))
+        let section = try carouselSection()
         #expect(section.contains(#"<input id="c-carousel" type="file" accept="image/gif">"#))
-        // The table's Carousel group, then the carousel's format; none of them in the builder's form.
-        let options = try captures(#"<(?:input|select) id="[pc]-([a-z]+)""#, in: section).filter { !["slides", "carousel"].contains($0) }
+        // Files or URLs: a choice of two, whose boxes the script shows; the URLs' start hidden.
+        #expect(section.contains(#"<input type="radio" name="c-from" id="c-from-files" value="files" checked>"#))
+        #expect(section.contains(#"<input type="radio" name="c-from" id="c-from-urls" value="urls">"#))
+        #expect(try captures(#"<div class="field[^"]*" data-from="urls" hidden><label for="([a-z-]+)""#, in: section) == ["c-urls", "c-carousel-url"])
+        #expect(section.contains(#"<textarea id="c-urls" rows="4" spellcheck="false""#))
+        // The table's Carousel group, with "fit under" before the budget, then the carousel's format; none in the builder's form.
+        let options = try captures(#"<(?:input|select) id="([pc]-[a-z]+)""#, in: section)
+            .filter { !["c-slides", "c-carousel", "c-budgeted"].contains($0) }
         let carouselGroup = Parameter.all.filter { BuilderPage.group(of: $0.name) == .carousel }.map(\.name.rawValue)
         #expect(carouselGroup == ["change", "place", "inset", "backdrop", "fit", "slidesize", "budget"])
-        #expect(options == carouselGroup + ["format"])
+        #expect(options == carouselGroup.map { "p-" + $0 } + ["c-format"])
         let builder = try #require(try captures(#"<form id="builder"[^>]*>([\s\S]*?)</form>"#, in: markup).first)
         #expect(carouselGroup.allSatisfy { !builder.contains("id=\"p-\($0)\"") })
         #expect(section.contains(#"<option value="fade">fade</option><option value="push">push</option><option value="cut" selected>cut</option>"#))
-        for id in ["c-make", "c-result", "c-size", "c-error", "c-download", "c-curl"] {
+        for id in ["c-make", "c-result", "c-status", "c-error", "c-size", "c-points", "c-encoding", "c-download", "c-img-snippet", "c-img-note", "c-curl"] {
             #expect(section.contains("id=\"\(id)\""), "\(id)")
         }
-        #expect(html.contains("const fields = [...form.querySelectorAll('[data-param]')];"))
-        #expect(html.contains("fetch(path, { method: 'POST', body })"))
-        #expect(html.contains("const path = '/carousel.' + format + '?' + carouselQuery(format, Boolean(gif));"))
+        #expect(html.contains("fetch(request.path, request.init)"))
+        #expect(html.contains("path, init: { method: 'POST', body }"))
         #expect(html.contains("URL.createObjectURL(blob)"))
         // blob: for images only; fetch() stays same-origin.
         let sources = BuilderPage.contentSecurityPolicy.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(sources.filter { $0.contains("blob:") } == ["img-src 'self' blob:"])
         #expect(sources.contains("connect-src 'self'"))
+    }
+
+    @Test("Slide files take every format the decoders read, named from ImageKind, never by hand")
+    func theSlideFormatsComeFromImageKind() throws {
+        let section = try carouselSection()
+        #expect(section.contains("<input id=\"c-slides\" type=\"file\" accept=\"\(ImageKind.acceptHeader)\" multiple>"))
+        #expect(ImageKind.acceptHeader.split(separator: ",").count == ImageKind.allCases.count)
+        let hints = try captures(#"<small>([^<]*)</small>"#, in: section).filter { $0.contains("JPEG") }
+        #expect(hints == ["2 to 20 \(ImageKind.allNames) files, in order", "2 to 20, one per line, in order, each a \(ImageKind.allNames) image"])
+        #expect(ImageKind.allCases.allSatisfy { ImageKind.allNames.contains($0.name) })
+        #expect(!html.contains("PNG, JPEG or GIF"))
+    }
+
+    @Test("\"fit under 1 MB\" is ticked, before a budget of 1M; slidesize and budget show an example of their syntax")
+    func theBudgetIsTickedAndTheSizesShowTheirSyntax() throws {
+        let section = try carouselSection()
+        let budgetField = try #require(try captures(#"(<div class="field"[^>]*><label for="p-budget">[\s\S]*?</div>)"#, in: section).first)
+        #expect(budgetField.contains(#"value="1M" placeholder="e.g. 1M or 750k">"#))
+        #expect(section.contains(#"<input id="c-budgeted" type="checkbox" checked><span>fit under <span id="c-budget-words"></span></span>"#))
+        let tick = try #require(section.range(of: "id=\"c-budgeted\""))
+        let budget = try #require(section.range(of: "id=\"p-budget\""))
+        #expect(tick.lowerBound < budget.lowerBound)
+        // The budget goes into the query only while ticked, for a GIF (the service refuses it with APNG).
+        #expect(html.contains("const budgetUsed = () => budgeted.checked && $('c-format').value === 'gif';"))
+        #expect(html.contains(".filter((field) => (field.name !== 'budget' || budgetUsed())"))
+        let slidesize = try #require(try captures(#"(<div class="field"[^>]*><label for="p-slidesize">[\s\S]*?</div>)"#, in: section).first)
+        #expect(slidesize.contains(#"type="text" spellcheck="false" value="" placeholder="e.g. 600x300">"#))
+        #expect(slidesize.contains("(points); by default the first slide&#39;s size, scaled down to at most 600 points wide</small>"))
+    }
+
+    @Test("Slide URLs make the GET URL, percent-encoded in order, which is also the <img>'s src; the size comes from X-Carousel-Size")
+    func slideURLsMakeTheGetURLAndTheSnippet() {
+        #expect(html.contains("const sourceURL = (url) => encodeURIComponent(url).replace(/'/g, '%27');"))
+        #expect(html.contains("slides.map((url) => 'slide=' + sourceURL(url))"))
+        #expect(html.contains("const path = '/carousel.' + format + '?' + sources.concat(carouselQuery(format, Boolean(gif))).join('&');"))
+        #expect(html.contains("src: absolute(path),"))
+        #expect(html.contains("src: 'https://your-host.example/' + carouselFileName(format),"))
+        #expect(html.contains("response.headers.get('x-carousel-size')"))
+        #expect(html.contains("points.split('x').map((side) => Math.round(Number(side)))"))
+        #expect(html.contains("response.headers.get('x-carousel-encoding')"))
     }
 }

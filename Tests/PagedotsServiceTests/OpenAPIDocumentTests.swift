@@ -1,5 +1,6 @@
 import Foundation
 import PagedotsCore
+import PagedotsDecode
 import Testing
 import TestSupport
 @testable import PagedotsService
@@ -103,8 +104,10 @@ import TestSupport
         #expect(matches == parses)
     }
 
-    /// The carousel paths: POST only.
+    /// The carousel paths: GET and HEAD of slide URLs, POST of files.
     static let carouselPaths = ["/carousel", "/carousel.gif", "/carousel.apng"]
+    /// The formats of each carousel path's answer.
+    static let carouselTypes = [["image/gif", "image/png"], ["image/gif"], ["image/png"]]
 
     @Test func everyEndpointHasGetAndHead() throws {
         let paths = try #require(try Self.document()["paths"] as? Object)
@@ -114,7 +117,7 @@ import TestSupport
             "/healthz", "/metrics", "/", "/openapi.json", "/presets.json",
         ]
         #expect(Set(paths.keys) == Set(expected + Self.carouselPaths))
-        for path in expected {
+        for path in expected + Self.carouselPaths {
             let item = try #require(paths[path] as? Object)
             #expect(item["get"] != nil && item["head"] != nil, "\(path)")
         }
@@ -151,13 +154,41 @@ import TestSupport
         }
     }
 
-    @Test("The carousel paths: a POST of a multipart form of slides or a carousel GIF, and every answer")
+    /// A response's header, resolved.
+    static func header(_ name: String, of response: Object, in document: Object) throws -> Object {
+        try resolved(try #require((response["headers"] as? Object)?[name], "no \(name)"), in: document)
+    }
+
+    /// What every carousel answer says of itself: its size in points, always
+    /// (a fraction allowed), and what a budget chose, when there is one.
+    static func expectCarouselHeaders(of ok: Object, in document: Object) throws {
+        let size = try header("X-Carousel-Size", of: ok, in: document)
+        #expect(size["required"] as? Bool == true)
+        let pattern = try #require((size["schema"] as? Object)?["pattern"] as? String)
+        for (sample, valid) in [("600x450", true), ("400.5x300", true), ("600", false), ("600x", false), ("-1x2", false)] {
+            #expect((sample.range(of: pattern, options: .regularExpression) != nil) == valid, "\(sample)")
+        }
+        let encoding = try header("X-Carousel-Encoding", of: ok, in: document)
+        #expect(encoding["required"] as? Bool == false)
+        #expect((encoding["description"] as? String)?.contains("scale=1.5; steps=3; colors=64; loss=20") == true)
+        #expect(try header("ETag", of: ok, in: document)["required"] as? Bool == true)
+    }
+
+    /// The 405 of a carousel path: `Allow: GET, HEAD, POST`.
+    static func expectMethodNotAllowed(in responses: Object, document: Object) throws {
+        let notAllowed = try resolved(try #require(responses["405"]), in: document)
+        let allow = try header("Allow", of: notAllowed, in: document)
+        #expect((allow["description"] as? String)?.contains("GET, HEAD, POST") == true)
+        #expect(allow["required"] as? Bool == true)
+    }
+
+    @Test("The carousel paths: a POST of a multipart form of slides or a carousel GIF, never cached, and every answer")
     func carouselPathsArePostsOfAForm() throws {
         let document = try Self.document()
         let paths = try #require(document["paths"] as? Object)
-        for (path, types) in zip(Self.carouselPaths, [["image/gif", "image/png"], ["image/gif"], ["image/png"]]) {
+        for (path, types) in zip(Self.carouselPaths, Self.carouselTypes) {
             let item = try #require(paths[path] as? Object, "\(path)")
-            #expect(Set(item.keys) == ["summary", "post"], "\(path)")
+            #expect(Set(item.keys) == ["summary", "get", "head", "post"], "\(path)")
             let post = try #require(item["post"] as? Object)
             let body = try #require(post["requestBody"] as? Object)
             #expect(body["required"] as? Bool == true)
@@ -167,25 +198,97 @@ import TestSupport
             #expect(slide["type"] as? String == "array" && slide["minItems"] as? Int == 2 && slide["maxItems"] as? Int == 20)
             #expect((slide["items"] as? Object)?["format"] as? String == "binary")
             #expect((properties["carousel"] as? Object)?["format"] as? String == "binary")
+            // Every format the decoders read, from ImageKind.
+            let slideTypes = try #require(((form["encoding"] as? Object)?["slide"] as? Object)?["contentType"] as? String)
+            #expect(slideTypes == ImageKind.allCases.map(\.mediaType).joined(separator: ", "))
             let responses = try #require(post["responses"] as? Object)
-            #expect(Set(responses.keys) == ["200", "400", "403", "405", "408", "413", "414", "415", "429", "503"], "\(path)")
+            #expect(Set(responses.keys) == ["200", "400", "403", "405", "408", "413", "414", "415", "422", "429", "503"], "\(path)")
             let ok = try Self.resolved(try #require(responses["200"]), in: document)
             #expect(Set(try #require(ok["content"] as? Object).keys) == Set(types), "\(path)")
-            let cacheControl = try Self.resolved(try #require((ok["headers"] as? Object)?["Cache-Control"]), in: document)
+            let cacheControl = try Self.header("Cache-Control", of: ok, in: document)
             #expect((cacheControl["description"] as? String)?.contains("no-store") == true)
-            let notAllowed = try Self.resolved(try #require(responses["405"]), in: document)
-            #expect((notAllowed["headers"] as? Object)?["Allow"] != nil)
-            for status in ["400", "408", "413", "415"] {
+            try Self.expectCarouselHeaders(of: ok, in: document)
+            try Self.expectMethodNotAllowed(in: responses, document: document)
+            for status in ["400", "408", "413", "415", "422"] {
                 let refusal = try Self.resolved(try #require(responses[status]), in: document)
                 #expect((refusal["content"] as? Object)?["text/plain"] != nil, "\(path) \(status)")
             }
-            // The table, the carousel's own parameters included; pages is optional (the slides count).
+            let unsupported = try Self.resolved(try #require(responses["415"]), in: document)
+            #expect((unsupported["description"] as? String)?.contains("not a \(ImageKind.allNames)") == true)
+            // The table, the carousel's own parameters included, then those that say how to read it; pages is optional (the slides count).
             let names = try #require(post["parameters"] as? [Any]).map { try Self.resolved($0, in: document)["name"] as? String }
-            #expect(names == Parameter.all.map(\.name.rawValue), "\(path)")
-            #expect(["change", "place", "inset", "backdrop", "fit"].allSatisfy(names.contains), "\(path)")
+            #expect(names == Parameter.all.map(\.name.rawValue) + Self.requestParameters, "\(path)")
             let pages = try Self.resolved(try #require(post["parameters"] as? [Any])[0], in: document)
             #expect(pages["required"] as? Bool == false)
         }
+    }
+
+    @Test("The carousel paths: a GET and a HEAD of slide URLs (an array, exploded) or a carousel URL, cacheable, and every answer")
+    func carouselPathsHaveAGetOfSlideURLs() throws {
+        let document = try Self.document()
+        let paths = try #require(document["paths"] as? Object)
+        for (path, types) in zip(Self.carouselPaths, Self.carouselTypes) {
+            for method in ["get", "head"] {
+                let operation = try #require((paths[path] as? Object)?[method] as? Object, "\(path) \(method)")
+                #expect(operation["requestBody"] == nil)
+                let parameters = try #require(operation["parameters"] as? [Any]).map { try Self.resolved($0, in: document) }
+                let names = parameters.map { $0["name"] as? String }
+                #expect(names == ["slide", "carousel"] + Parameter.all.map(\.name.rawValue) + Self.requestParameters + ["If-None-Match"], "\(path)")
+                let slide = parameters[0]
+                #expect(slide["in"] as? String == "query" && slide["style"] as? String == "form" && slide["explode"] as? Bool == true)
+                let slides = try #require(slide["schema"] as? Object)
+                #expect(slides["type"] as? String == "array" && slides["minItems"] as? Int == 2 && slides["maxItems"] as? Int == 20)
+                #expect((slides["items"] as? Object)?["type"] as? String == "string")
+                #expect((parameters[1]["schema"] as? Object)?["type"] as? String == "string")
+                let responses = try #require(operation["responses"] as? Object)
+                #expect(Set(responses.keys) == [
+                    "200", "304", "400", "403", "404", "405", "413", "414", "415", "422", "429", "502", "503", "504",
+                ], "\(path)")
+                let ok = try Self.resolved(try #require(responses["200"]), in: document)
+                #expect(Set(try #require(ok["content"] as? Object).keys) == Set(types), "\(path)")
+                let cacheControl = try Self.header("Cache-Control", of: ok, in: document)
+                #expect((cacheControl["description"] as? String)?.hasPrefix("`public, max-age=N`") == true)
+                #expect(cacheControl["required"] as? Bool == true)
+                try Self.expectCarouselHeaders(of: ok, in: document)
+                try Self.expectMethodNotAllowed(in: responses, document: document)
+                for status in ["403", "404", "413", "502", "504"] {
+                    let refusal = try Self.resolved(try #require(responses[status]), in: document)
+                    #expect((refusal["description"] as? String)?.contains("slide") == true, "\(path) \(status)")
+                    #expect(try Self.header("Cache-Control", of: refusal, in: document)["description"] as? String == "`no-store`: refusals are never cached.")
+                }
+            }
+        }
+    }
+
+    /// A carousel's `scale` is 1…4 in quarters: its schema and the parser agree on samples.
+    @Test(arguments: ["1", "1.25", "1.5", "2", "3.75", "4", "0.75", "1.3", "4.25", "2.125", "0", "5"])
+    func carouselScaleSchemaAgreesWithTheParser(sample: String) throws {
+        let document = try Self.document()
+        let post = try #require(((document["paths"] as? Object)?["/carousel.gif"] as? Object)?["post"] as? Object)
+        let parameters = try #require(post["parameters"] as? [Any]).map { try Self.resolved($0, in: document) }
+        let schema = try #require(parameters.first { $0["name"] as? String == "scale" }?["schema"] as? Object)
+        #expect(schema["type"] as? String == "number" && schema["default"] as? Int == 2)
+        let value = try #require(Double(sample))
+        let minimum = try #require((schema["minimum"] as? NSNumber)?.doubleValue)
+        let maximum = try #require((schema["maximum"] as? NSNumber)?.doubleValue)
+        let step = try #require((schema["multipleOf"] as? NSNumber)?.doubleValue)
+        let allowed = value >= minimum && value <= maximum && (value / step).rounded() == value / step
+        let source = CarouselSource.slides(count: 3, width: 1200, height: 600)
+        let parses = (try? CarouselQuery.parse(query: Substring("scale=\(sample)"), options: PathOptions(), source: source)) != nil
+        #expect(allowed == parses)
+    }
+
+    /// Every budget the schema allows is written the way the parser reads one (and the carousel's slidesize).
+    @Test(arguments: [("budget", "1M", true), ("budget", "750k", true), ("budget", "1.5M", true), ("budget", "1e6", false), ("budget", "1 M", false),
+                      ("slidesize", "600", true), ("slidesize", "600x300", true), ("slidesize", "600X300", false), ("slidesize", "x300", false)])
+    func carouselSchemasAgreeWithTheParser(name: String, sample: String, valid: Bool) throws {
+        let document = try Self.document()
+        let parameter = try Self.resolved(["$ref": "#/components/parameters/\(name)"] as Object, in: document)
+        let pattern = try #require((parameter["schema"] as? Object)?["pattern"] as? String)
+        #expect((sample.range(of: pattern, options: .regularExpression) != nil) == valid)
+        let source = CarouselSource.slides(count: 3, width: 1200, height: 600)
+        let query = "\(name)=\(sample.replacingOccurrences(of: " ", with: "%20"))"
+        #expect(((try? CarouselQuery.parse(query: Substring(query), options: PathOptions(), source: source)) != nil) == valid)
     }
 
     @Test func jsonTextEscapesWhatHTMLAndJSONNeed() throws {

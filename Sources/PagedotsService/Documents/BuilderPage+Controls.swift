@@ -65,8 +65,10 @@ extension BuilderPage {
     /// One labelled control, in a box that says when the parameter is used.
     static func field(for parameter: Parameter) -> String {
         let name = parameter.name.rawValue
-        let initial = initialValues[parameter.name] ?? parameter.defaultText
-        let hint = parameter.summary + (parameter.unit.map { " (\($0))" } ?? "")
+        let initial = initialValues[parameter.name] ?? carouselInitialValues[parameter.name] ?? parameter.defaultText
+        var hint = parameter.summary + (parameter.unit.map { " (\($0))" } ?? "")
+        // A default in words that the control does not show says itself in the hint.
+        if case .derived(let words) = parameter.defaultValue, parameter.placeholder != words { hint += "; by default \(words)" }
         let use = parameter.use
         var box = "data-styles=\"\(use.styles.map(\.rawValue).joined(separator: " "))\""
         if let fill = use.fill { box += " data-fill=\"\(fill.rawValue)\"" }
@@ -121,19 +123,19 @@ extension Parameter {
         return ""
     }
 
-    /// What an empty control means, in words.
+    /// What an empty control means: the default, or an example of what to
+    /// write (always for a size or a byte count, whose syntax is their own).
     var placeholder: String {
-        switch defaultValue {
-        case .required: "required"
-        case .none:
-            switch kind {
-            case .textList: "e.g. Home,Feed,Profile"
-            case .dateTime: "e.g. 2025-12-01 or 2025-12-01T09:00"
-            case .period: "e.g. 1d, 12h, 90m, 1w"
-            default: "e.g. FF3B30,34C759,007AFF"
-            }
-        case .value(let text): text
-        case .derived(let words): words
+        switch (defaultValue, kind) {
+        case (.required, _): "required"
+        case (.value(let text), _): text
+        case (_, .dimensions): "e.g. 600x300"
+        case (_, .byteCount): "e.g. 1M or 750k"
+        case (.derived(let words), _): words
+        case (.none, .textList): "e.g. Home,Feed,Profile"
+        case (.none, .dateTime): "e.g. 2025-12-01 or 2025-12-01T09:00"
+        case (.none, .period): "e.g. 1d, 12h, 90m, 1w"
+        case (.none, _): "e.g. FF3B30,34C759,007AFF"
         }
     }
 }

@@ -40,13 +40,23 @@ extension BuilderPage {
     .note { font-size: 12px; color: var(--muted); border-left: 3px solid var(--accent); padding: 0 .6rem; }
     .note p { margin: .2rem 0; }
     #calendar-status { grid-column: 1 / -1; margin: .2rem 0; }
-    #error { margin: 0; padding: .6rem .8rem; border-radius: 8px; background: #ff3b3020; border: 1px solid #ff3b30; font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; }
+    #error, #c-error { margin: 0; padding: .6rem .8rem; border-radius: 8px; background: #ff3b3020; border: 1px solid #ff3b30; font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; }
     .output { display: flex; flex-direction: column; gap: .2rem; }
     .output .head { display: flex; justify-content: space-between; align-items: end; }
     .output label { font-weight: 600; }
     .output small { color: var(--muted); font-size: 12px; }
     .lead { margin: 0 0 .8rem; color: var(--muted); }
     #c-make { justify-self: start; }
+    .field.wide { grid-column: 1 / -1; }
+    .choices { display: flex; flex-wrap: wrap; gap: .2rem 1.2rem; }
+    .field .choices label, .field label.check { display: flex; align-items: center; gap: .35rem; font: inherit; }
+    input[type=radio], input[type=checkbox] { width: auto; margin: 0; }
+    .field textarea { width: 100%; resize: vertical; padding: .25rem .4rem; border: 1px solid var(--line); border-radius: 6px; background: transparent; color: var(--fg); }
+    #c-status { margin: 0; color: var(--muted); }
+    .facts { display: grid; grid-template-columns: auto 1fr; gap: .15rem .8rem; margin: 0; font-size: 13px; }
+    .facts[hidden] { display: none; }
+    .facts dt { color: var(--muted); }
+    .facts dd { margin: 0; font-family: ui-monospace, "DejaVu Sans Mono", monospace; overflow-wrap: anywhere; }
     .carousel-result { border: 1px solid var(--line); min-height: 8rem; }
     .carousel-result img { max-width: 100%; height: auto; }
     .output textarea { width: 100%; resize: vertical; padding: .4rem; border: 1px solid var(--line); border-radius: 6px; background: var(--card); color: var(--fg); }

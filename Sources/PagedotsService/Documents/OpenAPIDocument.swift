@@ -86,8 +86,11 @@ enum OpenAPIDocument {
         calendar, `labels`, `format` and `scale`. A client that asks for more new images than its rate \
         allows gets a `429` with `Retry-After`. `POST /carousel` (`.gif`, `.apng`) takes slides as \
         `multipart/form-data` and answers the whole carousel, the slides and their indicator in one \
-        animation, `no-store`. Any method other than GET and HEAD is a `405` with `Allow: GET, HEAD` \
-        (on the carousel paths, any but POST, with `Allow: POST`); any other path is a `404`. Text answers (SVG, the builder page, this \
+        animation, `no-store`; `GET /carousel?slide=URL&slide=URL…` draws the same carousel of slides \
+        that the service fetches from the sources its operator allows, cacheable while they are fresh. \
+        `budget` makes a carousel GIF fit that many bytes. Any method other than GET and HEAD is a `405` \
+        with `Allow: GET, HEAD` (on the carousel paths, any but GET, HEAD and POST, with \
+        `Allow: \(CarouselRoute.allowedMethods)`); any other path is a `404`. Text answers (SVG, the builder page, this \
         document, the metrics) are gzip-compressed when `Accept-Encoding` allows it, and carry \
         `Vary: Accept-Encoding` either way; the gzip variant's `ETag` is the plain one with `-gz` inside \
         the quotes.
@@ -133,7 +136,7 @@ enum OpenAPIDocument {
                     "schema": ["type": "string"],
                 ]),
             ]),
-            "headers": [
+            "headers": JSONValue.object([]).adding([
                 "ETag": header(
                     "Strong entity tag of the body: for an image, the same for every URL that draws the same bytes, on every replica; `-gz` inside the quotes for the gzip variant.",
                     required: true
@@ -152,7 +155,7 @@ enum OpenAPIDocument {
                     required: false
                 ),
                 "Retry-After": header("Seconds to wait before trying again.", required: true),
-            ],
+            ]).adding(CarouselPath.headers),
             "responses": JSONValue.object([]).adding([
                 "NotModified": [
                     "description": "`If-None-Match` names this image: no body.",
@@ -174,6 +177,9 @@ enum OpenAPIDocument {
             ]).adding(CarouselPath.responses),
         ]
     }
+
+    /// The names of `requestParameters`, in order.
+    static var requestParameterNames: [String] { requestParameters.map(\.key) }
 
     /// The query parameters of an image URL that are not image parameters:
     /// they say how to read the others.
@@ -245,7 +251,7 @@ struct ImagePath {
             }
             return OpenAPIDocument.ref("parameters", parameter.name.rawValue)
         }
-        parameters += ["preset", "expires", "sig", "If-None-Match"].map { OpenAPIDocument.ref("parameters", $0) }
+        parameters += (OpenAPIDocument.requestParameterNames + ["If-None-Match"]).map { OpenAPIDocument.ref("parameters", $0) }
         if scaled {
             parameters.insert([
                 "name": "scale", "in": "path", "required": true,
