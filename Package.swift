@@ -42,7 +42,7 @@ let package = Package(
         .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev"])]),
 
-        // A lock ThreadSanitizer can see (a pthread mutex), for everything threads share.
+        // A lock ThreadSanitizer can see (a pthread mutex), for everything threads share; detached threads.
         .target(name: "Locking"),
         .target(name: "PagedotsCore", dependencies: ["PagedotsPixels"]),
         // What the renderer and the encoders share: pixel rectangles, the search for what changed

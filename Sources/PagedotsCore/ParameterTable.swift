@@ -302,7 +302,7 @@ extension ParameterName {
                        "with place=over: a capsule behind the indicator, padding around its indicators")
         case .fit:
             return row(.choice(SlideFit.allCases.map(\.rawValue)), .value("cover"), use: ParameterUse(carouselOnly: true),
-                       "a slide of another size than the first: scaled to cover it (centred, cropped) or to fit in it (centred on matte)")
+                       "a slide of another size than the slides': scaled to cover their size (centred, cropped) or to fit in it (centred on matte)")
         case .slidesize:
             return row(.dimensions(16...2048), unit: "points", .derived("the first slide's size, scaled down to at most 600 points wide"),
                        use: ParameterUse(carouselOnly: true),

@@ -1,6 +1,5 @@
 import CCurl
 import Dispatch
-import Foundation
 import Locking
 
 /// A careful, bounded HTTP(S) GET client on libcurl: one per process (or per
@@ -59,10 +58,11 @@ public final class Fetcher: Sendable {
         guard let mailbox = FetchMailbox(maxIdleConnections: limits.maxConcurrent) else {
             throw FetcherError(message: "libcurl could not make a multi handle")
         }
-        self.mailbox = mailbox
-        Thread.detachNewThread {
+        let started = DetachedThread.start {
             FetchLoop(mailbox: mailbox, policy: policy, limits: limits).run()
         }
+        guard started else { throw FetcherError(message: "no thread could be started for the fetcher") }
+        self.mailbox = mailbox
     }
 
     /// Stops the thread: fetches still in flight end as `other` ("the fetcher stopped").

@@ -10,6 +10,8 @@ extension CarouselRoute {
         var isCarousel: Bool
         /// Whether its answer may be remembered by its URL (no expiring signature).
         var remembered: Bool
+        /// The presets' generation its query was read under.
+        var presetGeneration: Int
     }
 
     /// Answers a `GET` or `HEAD` of URL slides (`URLCarousels` lists the
@@ -62,7 +64,8 @@ extension CarouselRoute {
             }
         }
         return URLRequest(
-            options: options, parameters: admitted.parameters, urls: sourceURLs, isCarousel: isCarousel, remembered: admitted.expires == nil
+            options: options, parameters: admitted.parameters, urls: sourceURLs, isCarousel: isCarousel, remembered: admitted.expires == nil,
+            presetGeneration: admitted.presetGeneration
         )
     }
 
@@ -96,7 +99,9 @@ extension CarouselRoute {
             PagedotsService.send(answer, to: request, responder: responder, now: clock())
         }
         var retryAfter: Int?
-        let lookup = urls.cache.lookup(key, url: url, extraHeaders: extraHeaders, freshUntil: freshUntil, waiter: send) {
+        let lookup = urls.cache.lookup(
+            key, url: url, extraHeaders: extraHeaders, freshUntil: freshUntil, generation: prepared.presetGeneration, waiter: send
+        ) {
             let tokens = FairUseCost.tokens(width: parsed.layout.width, height: parsed.layout.height, frames: parsed.frameCount)
             retryAfter = takeTokens(request, tokens)
             return retryAfter == nil
@@ -127,7 +132,10 @@ extension CarouselRoute {
                 throw .overloaded
             }
             let image = CachedImage(image: EncodedImage(bytes: bytes, contentType: drawn.file.contentType), headers: headers, route: .carousel)
-            for waiter in urls.cache.fulfil(key, with: image, url: url, extraHeaders: extraHeaders, freshUntil: freshUntil) {
+            let waiters = urls.cache.fulfil(
+                key, with: image, url: url, extraHeaders: extraHeaders, freshUntil: freshUntil, generation: prepared.presetGeneration
+            )
+            for waiter in waiters {
                 waiter(image)
             }
             send(image)

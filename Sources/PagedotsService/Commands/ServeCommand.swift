@@ -1,3 +1,4 @@
+import Locking
 import Glibc
 import HTTPServer
 import PagedotsCore
