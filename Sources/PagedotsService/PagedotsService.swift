@@ -24,6 +24,10 @@ public final class PagedotsService: HTTPHandler {
     /// Problems met away from a request's answer (a URL slide's source), for the error log.
     let problems = ProblemLog()
 
+    /// Why the service cannot serve as configured (URL slides allowed but no
+    /// fetcher could start), or nil: `serve` refuses to start then.
+    public var startProblem: String? { carousels.urls.startProblem }
+
     /// The observer to give the server, so that `/metrics` sees every response.
     public var observer: any HTTPServerObserver { metrics }
 

@@ -206,6 +206,21 @@ struct URLCarouselIntegrationTests {
         #expect(!origin.requests.contains { $0.path == "/elsewhere/a.png" })
     }
 
+    @Test("A client over its miss rate gets 429 before anything is fetched")
+    func fairUseBeforeFetching() throws {
+        let (origin, slides) = try slideOrigin()
+        // Half a new image a second, a burst of one.
+        let server = try server(for: origin, ["--client-miss-rate", "0.5"])
+        defer { server.stop() }
+        #expect(try get(server, "/carousel.gif?\(small)&\(slides)").status == 200)
+        let asked = origin.requests.count
+        let refused = try get(server, "/carousel.gif?\(small)&dwell=2000&\(slides)")
+        #expect(refused.status == 429 && refused.header("retry-after") != nil)
+        #expect(origin.requests.count == asked, "nothing fetched for the refused request")
+        // The first carousel's repeats are hits, never limited.
+        #expect(try get(server, "/carousel.gif?\(small)&\(slides)").status == 200)
+    }
+
     @Test("The slides of one carousel are fetched in parallel: the origin is asked for all before it answers any")
     func parallel() throws {
         let origin = try LoopbackOrigin()

@@ -28,6 +28,12 @@ extension CarouselRoute {
         guard let store = urls.store else {
             return responder.send(ServiceError.overloaded.response(route: .carousel))
         }
+        // The least a drawing takes, taken before anything is fetched: a
+        // client over its rate makes no fetch (the rest is taken to draw).
+        if let seconds = takeTokens(request, 1) {
+            metrics.recordRateLimited()
+            return responder.send(ServiceError.tooManyNewImages(retryAfter: seconds).response(route: .carousel))
+        }
         store.sources(for: prepared.urls) { [self] sources in
             let accepted = renderLanes.submit(.animation) { maker in
                 do throws(ServiceError) {
@@ -103,7 +109,7 @@ extension CarouselRoute {
             key, url: url, extraHeaders: extraHeaders, freshUntil: freshUntil, generation: prepared.presetGeneration, waiter: send
         ) {
             let tokens = FairUseCost.tokens(width: parsed.layout.width, height: parsed.layout.height, frames: parsed.frameCount)
-            retryAfter = takeTokens(request, tokens)
+            retryAfter = tokens > 1 ? takeTokens(request, tokens - 1) : nil
             return retryAfter == nil
         }
         switch lookup {

@@ -22,6 +22,7 @@ enum ServeCommand {
         RenderPool.mapLargeAllocationsApart()
 
         let service = PagedotsService(configuration: configuration)
+        if let problem = service.startProblem { return PagedotsCommand.fail(problem) }
         let metrics = service.metrics
         let log = AccessLog(
             format: configuration.accessLog, loops: configuration.server.eventLoops,

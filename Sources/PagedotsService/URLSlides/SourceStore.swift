@@ -101,8 +101,11 @@ final class SourceStore: Sendable {
         switch outcome.result {
         case .failure(let failure):
             let refusal = Self.refusal(failure)
-            metrics.recordSource(refusal.timedOut ? .timeout : failure.kind.isRefusal ? .refused : .failed, seconds: seconds)
-            log.write("source \(url.host): \(failure.message)")
+            metrics.recordSource(
+                refusal.timedOut ? .timeout : failure.kind.isRefusal ? .refused : .failed, seconds: seconds, bytes: outcome.joined ? 0 : outcome.bytesReceived
+            )
+            // The message names the host first.
+            log.write("source \(failure.message)")
             return .failure(refusal)
         case .success(let response):
             let freshness = SourceFreshness(cacheControl: response.headers["Cache-Control"], age: response.headers["Age"])
@@ -116,12 +119,12 @@ final class SourceStore: Sendable {
                 return .success(source)
             }
             guard (200...299).contains(response.status) else {
-                metrics.recordSource(.failed, seconds: seconds, bytes: outcome.bytesReceived)
+                metrics.recordSource(.failed, seconds: seconds, bytes: outcome.joined ? 0 : outcome.bytesReceived)
                 log.write("source \(url.host): answered \(response.status)")
                 let status = response.status == 404 || response.status == 410 ? 404 : 502
                 return .failure(Refusal(status: status, reason: "its source answered \(response.status)"))
             }
-            metrics.recordSource(.fetched, seconds: seconds, bytes: outcome.bytesReceived)
+            metrics.recordSource(.fetched, seconds: seconds, bytes: outcome.joined ? 0 : outcome.bytesReceived)
             let body = response.body
             let spooled = body.withUnsafeBytes { SpooledFile($0) }
             let source = Source(

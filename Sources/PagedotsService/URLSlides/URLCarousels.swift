@@ -24,6 +24,8 @@ struct URLCarousels: Sendable {
     let addresses: AddressPolicy
     /// Nil when no source is allowed (and no fetcher was started).
     let store: SourceStore?
+    /// Why sources are allowed but no fetcher could start (the server then refuses to).
+    let startProblem: String?
     let cache: ImageCache
     let metrics: Metrics
 
@@ -38,7 +40,16 @@ struct URLCarousels: Sendable {
         let policy = FetchPolicy.urlSlides(
             allowed: allowed, addresses: addresses, maxBytes: configuration.maxSourceBytes, timeout: configuration.sourceTimeout
         )
-        let fetcher = allowed.isEmpty ? nil : try? Fetcher(policy: policy)
+        var fetcher: Fetcher?
+        var problem: String?
+        if !allowed.isEmpty {
+            do throws(FetcherError) {
+                fetcher = try Fetcher(policy: policy)
+            } catch {
+                problem = "cannot fetch URL slides: \(error)"
+            }
+        }
+        startProblem = problem
         store = fetcher.map {
             SourceStore(capacity: configuration.sourceCacheBytes, fetcher: $0, clock: configuration.clock, metrics: metrics, log: log)
         }
